@@ -1,0 +1,55 @@
+"""The ``bonanza`` command: the game window by default, plus subcommands.
+
+Each subcommand lives in its own ``client.cmd_*`` module exposing
+``add_parser(subparsers)`` and ``run(args) -> int``; modules are imported only
+when their name is present, so ``bonanza verify`` never loads pygame.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> module; order is the order of ``bonanza --help``
+SUBCOMMANDS = {
+    "play": "client.cmd_play",
+    "verify": "client.cmd_verify",
+    "simulate": "client.cmd_simulate",
+    "advise": "client.cmd_advise",
+    "records": "client.cmd_records",
+    "export": "client.cmd_export",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bonanza", description="Bonanza, the dice game. With no subcommand the game window opens.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in SUBCOMMANDS.items():
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name == module:
+                continue  # a subcommand not shipped in this build
+            raise
+        mod.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["play"] + argv
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""``bonanza verify FILE``: check every die, move, hash and total of a finished game."""
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("verify", help="check a finished game's log", description=__doc__)
+    p.add_argument("file", help="a game log (.bonanza)")
+    p.add_argument("-v", "--verbose", action="store_true", help="list every move")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.verify import verify_file
+    from core.log import setup_from_header
+
+    verdict = verify_file(args.file)
+    if verdict.ok and args.verbose:
+        for rec, state in zip(verdict.log.records, verdict.states[1:]):
+            print(f"{rec['seq']:4d}  {describe_move(verdict.log.header, rec['move'])}")
+    if verdict.ok:
+        header = verdict.log.header
+        dice = header["dice"]
+        source = (f"public daily dice for {dice['date']}" if dice["scheme"] == "public"
+                  else f"seed {verdict.log.end['reveal']['seed'].hex()} matches fingerprint {dice['commit'].hex()}")
+        print(f"{header['ruleset']} {header['mode']} game, {len(verdict.log.records)} moves; {source}")
+    print(verdict.line())
+    return 0 if verdict.ok else 1
+
+
+def describe_move(header: dict, move: dict) -> str:
+    name = header["seats"][move["seat"]]["name"]
+    auto = " (automatic)" if move.get("auto") else ""
+    if move["type"] == "roll":
+        held = "".join("x" if h else "." for h in move["hold"])
+        return f"{name} rolls {' '.join(map(str, move['dice']))} holding {held}{auto}"
+    if move["type"] == "write":
+        return f"{name} writes {move['box']}{auto}"
+    return f"{name} {move.get('why', 'gave_up').replace('_', ' ')}"

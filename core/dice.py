@@ -1,0 +1,82 @@
+"""Dice anyone can verify: commitments, game keys and HMAC-SHA256 derivation.
+
+Every die is ``die(key, turn, roll, position)``: a keyed hash with rejection
+sampling, so a die depends only on the game key, the global turn number, the
+roll number within the turn and the dice position -- never on what was held.
+Holds only decide which positions take the new value.  The exact byte layout
+is specified, with test vectors, in docs/fairness.md.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from typing import Sequence
+
+COMMIT_TAG = b"bonanza/commit/v1"
+KEY_TAG = b"bonanza/key/v1"
+DAILY_TAG = b"bonanza/daily/v1"
+DIE_TAG = b"bonanza/die/v1"
+PICK_TAG = b"bonanza/pick/v1"
+SEED_BYTES = 32
+
+
+def commitment(secret: bytes) -> bytes:
+    """The public fingerprint of a secret seed or contribution."""
+    return hashlib.sha256(COMMIT_TAG + bytes(secret)).digest()
+
+
+def check_reveal(secret: bytes, commit: bytes) -> bool:
+    return hmac.compare_digest(commitment(secret), bytes(commit))
+
+
+def game_key(relay_seed: bytes, contributions: Sequence[bytes | None]) -> bytes:
+    """Mix the relay's seed with every seat's contribution (None for bots), in seat order.
+
+    Each part is length-prefixed so no two different inputs share a key.
+    """
+    h = hashlib.sha256(KEY_TAG)
+    h.update(struct.pack(">H", len(relay_seed)) + relay_seed)
+    h.update(struct.pack(">B", len(contributions)))
+    for c in contributions:
+        c = b"" if c is None else bytes(c)
+        h.update(struct.pack(">H", len(c)) + c)
+    return h.digest()
+
+
+def daily_key(date_iso: str) -> bytes:
+    """The public key of an offline daily challenge (``YYYY-MM-DD``)."""
+    return hashlib.sha256(DAILY_TAG + date_iso.encode("ascii")).digest()
+
+
+def _uniform(key: bytes, message: bytes, n: int) -> int:
+    """A uniform integer in [0, n) by rejection sampling over HMAC output bytes."""
+    if not 1 <= n <= 256:
+        raise ValueError("n must be in 1..256")
+    limit = 256 - 256 % n  # bytes >= limit are rejected: no modulo bias
+    counter = 0
+    while True:
+        digest = hmac.new(key, message + struct.pack(">I", counter), hashlib.sha256).digest()
+        for b in digest:
+            if b < limit:
+                return b % n
+        counter += 1
+
+
+def die(key: bytes, turn: int, roll: int, position: int) -> int:
+    """The face (1..6) at ``position`` (0..4) on roll ``roll`` (1..3) of global turn ``turn``."""
+    return 1 + _uniform(key, DIE_TAG + struct.pack(">IBB", turn, roll, position), 6)
+
+
+def roll_dice(key: bytes, turn: int, roll: int, previous: Sequence[int] | None,
+              hold: Sequence[bool]) -> tuple[int, ...]:
+    """The dice after a roll: held positions keep ``previous``, the others get fresh dice."""
+    return tuple(
+        previous[p] if previous is not None and hold[p] else die(key, turn, roll, p)
+        for p in range(5)
+    )
+
+
+def first_seat(key: bytes, seats: int) -> int:
+    """Which seat starts, drawn from the game key."""
+    return _uniform(key, PICK_TAG + struct.pack(">B", seats), seats)

@@ -1,0 +1,322 @@
+"""Game state as a fold over an ordered list of moves.
+
+A move is a plain dict (it travels through msgpack unchanged):
+
+    {"type": "roll",    "seat": s, "hold": [5 bools], "dice": [5 faces], "auto": bool}
+    {"type": "write",   "seat": s, "box": name, "auto": bool}
+    {"type": "give_up", "seat": s, "why": "gave_up" | "left" | "away"}
+
+``check`` says why a move is illegal (a ``Refusal`` a player can read) or
+returns None; ``apply`` folds a legal move into a new immutable state.  The
+dice are part of the roll move because clients do not know the game key until
+the reveal; the verifier recomputes them from the key afterwards.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Sequence
+
+import msgpack
+
+from . import dice as dice_mod
+from .rules import (BOXES, MAX_ROLLS, NUM_DICE, Ruleset, Sheet, allowed_boxes,
+                    get_ruleset, joker_refusal, write)
+
+SEAT_KINDS = ("human", "bot")
+GIVE_UP_REASONS = ("gave_up", "left", "away")
+MAX_SEATS = 4
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    kind: str = "human"          # "human" or "bot"
+    policy: str | None = None    # the bot's policy ("optimal", "casual")
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "policy": self.policy}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Seat":
+        return cls(name=d["name"], kind=d["kind"], policy=d.get("policy"))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game starts from; the log header carries it."""
+    ruleset: str
+    seats: tuple[Seat, ...]
+    first_seat: int = 0
+
+    def __post_init__(self) -> None:
+        get_ruleset(self.ruleset)
+        if not 1 <= len(self.seats) <= MAX_SEATS:
+            raise ValueError(f"a game has 1 to {MAX_SEATS} seats")
+        if not 0 <= self.first_seat < len(self.seats):
+            raise ValueError("first seat out of range")
+        for s in self.seats:
+            if s.kind not in SEAT_KINDS:
+                raise ValueError(f"seat kind must be human or bot, got {s.kind!r}")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: str      # stable, translated by the client (``refusal.<code>``)
+    message: str   # English, readable
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class IllegalMove(Exception):
+    def __init__(self, refusal: Refusal):
+        super().__init__(refusal.message)
+        self.refusal = refusal
+
+
+@dataclass(frozen=True)
+class GameState:
+    setup: Setup
+    sheets: tuple[Sheet, ...]
+    active: int | None                   # whose turn; None once the game is over
+    turn: int = 0                        # global turn number, for dice derivation
+    rolls: int = 0                       # rolls made in this turn
+    dice: tuple[int, ...] | None = None
+    gave_up: tuple[tuple[int, str], ...] = ()   # (seat, why) in the order given up
+    seq: int = 0                         # moves applied so far
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.setup.ruleset)
+
+    @property
+    def over(self) -> bool:
+        return self.active is None
+
+    @property
+    def rolls_left(self) -> int:
+        return MAX_ROLLS - self.rolls
+
+    def has_given_up(self, seat: int) -> bool:
+        return any(s == seat for s, _ in self.gave_up)
+
+    def playing(self) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self.setup.seats)) if not self.has_given_up(i))
+
+    def total(self, seat: int) -> int:
+        return self.sheets[seat].total(self.ruleset)
+
+    def canonical(self) -> list:
+        """A msgpack-ready value holding everything that decides the game."""
+        return [
+            self.setup.ruleset,
+            [[s.name, s.kind, s.policy] for s in self.setup.seats],
+            self.setup.first_seat,
+            [sh.to_list() for sh in self.sheets],
+            self.active, self.turn, self.rolls,
+            list(self.dice) if self.dice is not None else None,
+            [list(g) for g in self.gave_up],
+            self.seq,
+        ]
+
+    def state_hash(self) -> bytes:
+        return hashlib.sha256(msgpack.packb(self.canonical())).digest()[:16]
+
+
+def new_game(setup: Setup) -> GameState:
+    return GameState(setup=setup, sheets=tuple(Sheet() for _ in setup.seats),
+                     active=setup.first_seat)
+
+
+# ---------------------------------------------------------------- checking
+
+def _refuse(code: str, message: str) -> Refusal:
+    return Refusal(code, message)
+
+
+def _seat_of(state: GameState, move: Any) -> int | Refusal:
+    seat = move.get("seat") if isinstance(move, dict) else None
+    if type(seat) is not int or not 0 <= seat < len(state.setup.seats):
+        return _refuse("not_seated", "that seat is not at this table")
+    return seat
+
+
+def check(state: GameState, move: Any) -> Refusal | None:
+    """None when ``move`` is legal in ``state``, else the reason it is not."""
+    if not isinstance(move, dict):
+        return _refuse("bad_move", "a move must be a map")
+    kind = move.get("type")
+    if kind not in ("roll", "write", "give_up"):
+        return _refuse("bad_move", f"unknown move type {kind!r}")
+    seat = _seat_of(state, move)
+    if isinstance(seat, Refusal):
+        return seat
+    if state.over:
+        return _refuse("game_over", "the game is over")
+    if state.has_given_up(seat):
+        return _refuse("seat_gave_up", "this seat has given up")
+    if kind == "give_up":
+        if move.get("why", "gave_up") not in GIVE_UP_REASONS:
+            return _refuse("bad_move", "unknown reason for giving up")
+        return None
+    if seat != state.active:
+        return _refuse("not_your_turn", f"it is {state.setup.seats[state.active].name}'s turn")
+    if kind == "roll":
+        return _check_roll(state, move)
+    return _check_write(state, move)
+
+
+def _check_roll(state: GameState, move: dict) -> Refusal | None:
+    if state.rolls >= MAX_ROLLS:
+        return _refuse("no_rolls_left", "no rolls left: write the dice into a box")
+    hold = move.get("hold")
+    if (not isinstance(hold, (list, tuple)) or len(hold) != NUM_DICE
+            or any(type(h) is not bool for h in hold)):
+        return _refuse("bad_hold", "hold must be five true/false values")
+    if state.dice is None and any(hold):
+        return _refuse("bad_hold", "nothing to hold before the first roll")
+    if all(hold):
+        return _refuse("bad_hold", "all five dice are held: release one to roll")
+    new = move.get("dice")
+    if (not isinstance(new, (list, tuple)) or len(new) != NUM_DICE
+            or any(type(d) is not int or not 1 <= d <= 6 for d in new)):
+        return _refuse("bad_dice", "a roll needs five dice from 1 to 6")
+    if state.dice is not None and any(h and a != b for h, a, b in zip(hold, state.dice, new)):
+        return _refuse("bad_dice", "a held die changed")
+    return None
+
+
+def _check_write(state: GameState, move: dict) -> Refusal | None:
+    box = move.get("box")
+    if box not in BOXES:
+        return _refuse("unknown_box", f"unknown box {box!r}")
+    if state.dice is None:
+        return _refuse("must_roll_first", "roll the dice first")
+    sheet = state.sheets[state.active]
+    if not sheet.is_free(box):
+        return _refuse("box_filled", f"the box {box} is already filled")
+    why = joker_refusal(state.ruleset, sheet, state.dice, box)
+    if why:
+        return _refuse("joker_forces_box", why)
+    return None
+
+
+# ---------------------------------------------------------------- applying
+
+def _next_active(state: GameState, after: int, sheets: Sequence[Sheet],
+                 gave_up: tuple) -> int | None:
+    """The next seat in seat order that still plays and has a free box."""
+    n = len(state.setup.seats)
+    out = {s for s, _ in gave_up}
+    playing = [i for i in range(n) if i not in out]
+    if not playing or (n > 1 and len(playing) == 1):
+        return None  # nobody left, or last seat standing wins at once
+    for step in range(1, n + 1):
+        seat = (after + step) % n
+        if seat not in out and not sheets[seat].is_complete:
+            return seat
+    return None
+
+
+def apply(state: GameState, move: dict) -> GameState:
+    """Fold a move into the state; raises IllegalMove for an illegal one."""
+    refusal = check(state, move)
+    if refusal is not None:
+        raise IllegalMove(refusal)
+    seq = state.seq + 1
+    kind = move["type"]
+    if kind == "roll":
+        return replace(state, rolls=state.rolls + 1, dice=tuple(move["dice"]), seq=seq)
+    if kind == "write":
+        seat = state.active
+        sheets = list(state.sheets)
+        sheets[seat] = write(state.ruleset, sheets[seat], state.dice, move["box"])
+        sheets = tuple(sheets)
+        return replace(state, sheets=sheets, turn=state.turn + 1, rolls=0, dice=None, seq=seq,
+                       active=_next_active(state, seat, sheets, state.gave_up))
+    # give_up
+    seat = move["seat"]
+    gave_up = state.gave_up + ((seat, move.get("why", "gave_up")),)
+    if seat == state.active:
+        return replace(state, gave_up=gave_up, turn=state.turn + 1, rolls=0, dice=None, seq=seq,
+                       active=_next_active(state, seat, state.sheets, gave_up))
+    active = state.active
+    if _next_active(state, active, state.sheets, gave_up) is None and len(state.setup.seats) > 1:
+        active = None
+    return replace(state, gave_up=gave_up, active=active, seq=seq)
+
+
+def play(state: GameState, move: Any) -> tuple[GameState, Refusal | None]:
+    """Like ``apply`` but never raises: (new state, None) or (old state, refusal)."""
+    refusal = check(state, move)
+    if refusal is not None:
+        return state, refusal
+    return apply(state, move), None
+
+
+def replay(setup: Setup, moves: Iterable[dict]) -> list[GameState]:
+    """Every state, from the start through each move."""
+    states = [new_game(setup)]
+    for m in moves:
+        states.append(apply(states[-1], m))
+    return states
+
+
+# ---------------------------------------------------------------- helpers
+
+def roll_move(state: GameState, key: bytes, hold: Sequence[bool] = (False,) * NUM_DICE,
+              auto: bool = False) -> dict:
+    """The roll move of the active seat with dice derived from ``key``."""
+    hold = [bool(h) for h in hold] if state.dice is not None else [False] * NUM_DICE
+    dice = dice_mod.roll_dice(key, state.turn, state.rolls + 1, state.dice, hold)
+    return {"type": "roll", "seat": state.active, "hold": hold, "dice": list(dice), "auto": auto}
+
+
+def write_move(state: GameState, box: str, auto: bool = False) -> dict:
+    return {"type": "write", "seat": state.active, "box": box, "auto": auto}
+
+
+def give_up_move(seat: int, why: str = "gave_up") -> dict:
+    return {"type": "give_up", "seat": seat, "why": why}
+
+
+def allowed(state: GameState) -> tuple[str, ...]:
+    """Boxes the active seat may write now (empty before the first roll)."""
+    if state.over or state.dice is None:
+        return ()
+    return allowed_boxes(state.ruleset, state.sheets[state.active], state.dice)
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    name: str
+    total: int
+    place: int
+    gave_up: str | None   # None, or why the seat stopped
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "name": self.name, "total": self.total,
+                "place": self.place, "gave_up": self.gave_up}
+
+
+def standings(state: GameState) -> list[Standing]:
+    """Continuing seats by total with shared places (1, 1, 3); then those who
+    gave up, the later one ahead."""
+    out: list[Standing] = []
+    continuing = sorted(state.playing(), key=lambda s: (-state.total(s), s))
+    for i, seat in enumerate(continuing):
+        if i and state.total(seat) == state.total(continuing[i - 1]):
+            place = out[-1].place
+        else:
+            place = i + 1
+        out.append(Standing(seat, state.setup.seats[seat].name, state.total(seat), place, None))
+    for seat, why in reversed(state.gave_up):
+        out.append(Standing(seat, state.setup.seats[seat].name, state.total(seat),
+                            len(out) + 1, why))
+    return out

@@ -1,0 +1,35 @@
+"""Bot-only games, for ``bonanza simulate``, tests and benchmarks."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .game import Seat
+from .match import Match
+
+BOT_NAMES = ("Ada", "Bram", "Chloé", "Duarte")
+
+
+def play_bot_turn(match: Match, policy: str) -> None:
+    """Play the active seat's whole turn with ``policy``."""
+    from .bots import choose  # the advisor's tables load on first use
+
+    state = match.state
+    seat = state.active
+    while not match.state.over and match.state.active == seat and match.state.seq >= state.seq:
+        st = match.state
+        action, arg = choose(policy, st.ruleset, st.sheets[seat], st.dice, st.rolls_left)
+        _, refusal = match.roll(arg) if action == "hold" else match.write(arg)
+        if refusal is not None:  # a bot must never play an illegal move
+            raise RuntimeError(f"bot {policy} played an illegal move: {refusal.message}")
+        if action == "write":
+            return
+
+
+def simulate(ruleset: str, policies: Sequence[str], seed: bytes,
+             meta: dict | None = None) -> Match:
+    seats = [Seat(f"{BOT_NAMES[i]} ({p})", "bot", p) for i, p in enumerate(policies)]
+    match = Match.create(ruleset, seats, seed, mode="table" if len(seats) > 1 else "solo")
+    while not match.state.over:
+        play_bot_turn(match, policies[match.state.active])
+    match.finish(meta)
+    return match

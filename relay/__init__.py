@@ -1,0 +1,1 @@
+"""The Bonanza relay: orders moves, owns the turn clock, deals fair dice."""
