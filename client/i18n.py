@@ -1,0 +1,428 @@
+"""Six-language localisation layer for the Bonanza client.
+
+Pure Python + babel (no pygame).  Catalogues are gettext ``.po`` files in the
+``lang`` package with *symbolic* msgids (``menu.solo``); ``en.po`` holds the
+English text.  Placeholders use ``str.format`` syntax (``{name}``).
+
+Typical use::
+
+    from client import i18n
+    i18n.set_language(i18n.choose_language(settings.language))
+    label = i18n.t("menu.solo")
+    left = i18n.tn("game.rolls_left", 2)          # "2 rolls left"
+
+Lookups happen at draw time, so :func:`set_language` switches the whole UI
+live.  A key missing in the current language falls back to English, then to
+the key itself.  See docs/i18n.md.
+"""
+from __future__ import annotations
+
+import gettext
+import locale
+import os
+import string
+import sys
+import threading
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+__all__ = [
+    "LANGUAGES", "DEFAULT_LANGUAGE", "Translator", "language_name", "normalize_language",
+    "choose_language", "system_locales", "get_translator", "set_language", "current_language",
+    "t", "tn", "rules_text", "all_keys", "plural_keys", "placeholders", "plural_index",
+    "lang_dir", "catalogue_path", "rules_path",
+]
+
+LANGUAGES: tuple[str, ...] = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
+DEFAULT_LANGUAGE = "en"
+
+_NAMES = {
+    "en": "English",
+    "pt-PT": "Português (Portugal)",
+    "pt-BR": "Português (Brasil)",
+    "es": "Español",
+    "fr": "Français",
+    "nl": "Nederlands",
+}
+
+
+# --------------------------------------------------------------------------- files
+
+def lang_dir() -> Path:
+    """Directory holding the ``.po`` catalogues (the ``lang`` package)."""
+    try:
+        import lang  # the package next to client/, shipped with the .po files
+
+        return Path(lang.__file__).resolve().parent
+    except Exception:  # pragma: no cover - source checkout without the package on sys.path
+        return Path(__file__).resolve().parent.parent / "lang"
+
+
+def catalogue_path(code: str) -> Path:
+    return lang_dir() / f"{code}.po"
+
+
+def rules_path(code: str) -> Path:
+    return lang_dir() / "rules" / f"{code}.md"
+
+
+# --------------------------------------------------------------------------- names / codes
+
+def language_name(code: str) -> str:
+    """The language's own name for itself (``"fr"`` -> ``"Français"``)."""
+    norm = normalize_language(code)
+    if norm is None:
+        raise ValueError(f"unsupported language: {code!r}")
+    return _NAMES[norm]
+
+
+def normalize_language(value: str | None) -> str | None:
+    """Map a locale string or language tag to one of :data:`LANGUAGES`, or None.
+
+    Accepts POSIX locales (``pt_BR.UTF-8``, ``fr_CA@euro``), BCP 47 tags
+    (``pt-BR``, ``nl-BE``) and Windows-style names (``Portuguese_Brazil``).
+    ``C``/``POSIX``, empty strings and unsupported languages give None.
+    """
+    if not value:
+        return None
+    s = str(value).strip()
+    s = s.split(".", 1)[0].split("@", 1)[0].strip()  # drop encoding and modifier
+    if not s or s.upper() in ("C", "POSIX"):
+        return None
+    parts = s.replace("-", "_").split("_")
+    lang = parts[0].lower()
+    region = parts[1].lower() if len(parts) > 1 else ""
+    # Windows locale names as returned by locale.getlocale() there
+    lang = {
+        "english": "en", "portuguese": "pt", "spanish": "es", "french": "fr", "dutch": "nl",
+    }.get(lang, lang)
+    if lang == "pt":
+        return "pt-BR" if region in ("br", "brazil") else "pt-PT"
+    if lang in ("en", "es", "fr", "nl"):
+        return lang
+    return None
+
+
+# --------------------------------------------------------------------------- choosing
+
+def system_locales() -> list[str]:
+    """Best-effort list of the operating system's preferred locales (most preferred first)."""
+    found: list[str] = []
+    if sys.platform == "win32":  # pragma: no cover - platform specific
+        try:
+            import ctypes
+
+            buf = ctypes.create_unicode_buffer(85)
+            if ctypes.windll.kernel32.GetUserDefaultLocaleName(buf, len(buf)):
+                found.append(buf.value)
+        except Exception:
+            pass
+    elif sys.platform == "darwin":  # pragma: no cover - platform specific
+        try:
+            import plistlib
+
+            plist = Path.home() / "Library" / "Preferences" / ".GlobalPreferences.plist"
+            with open(plist, "rb") as fh:
+                data = plistlib.load(fh)
+            found.extend(str(x) for x in data.get("AppleLanguages", []) or [])
+            if data.get("AppleLocale"):
+                found.append(str(data["AppleLocale"]))
+        except Exception:
+            pass
+    try:
+        loc = locale.getlocale(locale.LC_MESSAGES if hasattr(locale, "LC_MESSAGES") else locale.LC_CTYPE)[0]
+        if loc:
+            found.append(loc)
+    except Exception:
+        pass
+    try:
+        loc = locale.getlocale()[0]
+        if loc:
+            found.append(loc)
+    except Exception:
+        pass
+    return found
+
+
+def choose_language(setting: str | None = None, environ: Mapping[str, str] | None = None,
+                    system_locales: Callable[[], Iterable[str]] | None = None) -> str:
+    """Pick the UI language.
+
+    Order: the player's ``setting``; ``BONANZA_LANG``; ``LANGUAGE`` (a
+    colon-separated list, each entry tried in order); ``LC_ALL``;
+    ``LC_MESSAGES``; ``LANG``; the OS preferred locales; English.  The first
+    value that maps to a supported language wins; ``C``/``POSIX``, empty and
+    unsupported values are skipped.  ``setting`` values ``"auto"``/``"system"``
+    mean "no setting".
+    """
+    env = os.environ if environ is None else environ
+    candidates: list[str | None] = []
+    if setting and str(setting).strip().lower() not in ("auto", "system", "default"):
+        candidates.append(setting)
+    candidates.append(env.get("BONANZA_LANG"))
+    candidates.extend((env.get("LANGUAGE") or "").split(":"))
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        candidates.append(env.get(var))
+    for value in candidates:
+        code = normalize_language(value)
+        if code:
+            return code
+    getter = _default_system_locales if system_locales is None else system_locales
+    try:
+        for value in getter() or ():
+            code = normalize_language(value)
+            if code:
+                return code
+    except Exception:
+        pass
+    return DEFAULT_LANGUAGE
+
+
+_default_system_locales = system_locales
+
+
+# --------------------------------------------------------------------------- catalogues
+
+class _Catalogue:
+    __slots__ = ("code", "messages", "plurals", "nplurals", "plural_expr", "_plural_fn")
+
+    def __init__(self, code: str, messages: dict, plurals: dict, nplurals: int, plural_expr: str):
+        self.code = code
+        self.messages = messages      # key -> str
+        self.plurals = plurals        # key -> tuple[str, ...]
+        self.nplurals = nplurals
+        self.plural_expr = plural_expr
+        self._plural_fn = gettext.c2py(plural_expr)
+
+    def plural_index(self, n: int) -> int:
+        idx = int(self._plural_fn(abs(int(n))))
+        return min(max(idx, 0), self.nplurals - 1)
+
+
+_CACHE: dict[str, _Catalogue] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _parse_plural_forms(header: str) -> tuple[int, str]:
+    nplurals, expr = 2, "(n != 1)"
+    for part in header.split(";"):
+        name, _, value = part.partition("=")
+        name, value = name.strip().lower(), value.strip()
+        if name == "nplurals" and value.isdigit():
+            nplurals = int(value)
+        elif name == "plural" and value:
+            expr = value
+    return nplurals, expr
+
+
+def _load(code: str) -> _Catalogue:
+    from babel.messages.pofile import read_po
+
+    path = catalogue_path(code)
+    with open(path, "rb") as fh:
+        cat = read_po(fh, abort_invalid=False)
+    plural_header = ""
+    for name, value in cat.mime_headers:
+        if name.lower() == "plural-forms":
+            plural_header = value
+    nplurals, expr = _parse_plural_forms(plural_header)
+    messages: dict[str, str] = {}
+    plurals: dict[str, tuple[str, ...]] = {}
+    for msg in cat:
+        if not msg.id:
+            continue  # header
+        if isinstance(msg.id, (tuple, list)):
+            forms = tuple(msg.string) if isinstance(msg.string, (tuple, list)) else (msg.string,)
+            plurals[msg.id[0]] = tuple(f or "" for f in forms)
+        else:
+            messages[msg.id] = msg.string or ""
+    return _Catalogue(code, messages, plurals, nplurals, expr)
+
+
+def _catalogue(code: str) -> _Catalogue:
+    cat = _CACHE.get(code)
+    if cat is None:
+        with _CACHE_LOCK:
+            cat = _CACHE.get(code)
+            if cat is None:
+                cat = _CACHE[code] = _load(code)
+    return cat
+
+
+def _check_code(code: str) -> str:
+    norm = normalize_language(code) if code not in LANGUAGES else code
+    if norm is None:
+        raise ValueError(f"unsupported language: {code!r}; expected one of {LANGUAGES}")
+    return norm
+
+
+# --------------------------------------------------------------------------- formatting
+
+class _Keep(dict):
+    """Leaves unknown ``{placeholders}`` visible instead of raising."""
+
+    def __missing__(self, key):
+        return "{" + key + "}"
+
+
+def _format(text: str, kwargs: Mapping) -> str:
+    if not kwargs:
+        return text
+    try:
+        return string.Formatter().vformat(text, (), _Keep(kwargs))
+    except (ValueError, IndexError, AttributeError, TypeError, KeyError):
+        return text
+
+
+def placeholders(text: str) -> set[str]:
+    """Names of the ``{placeholders}`` in ``text`` (``"{n} of {total}"`` -> ``{"n", "total"}``)."""
+    names = set()
+    for _literal, field, _spec, _conv in string.Formatter().parse(text):
+        if field is not None:
+            names.add(field.split(".", 1)[0].split("[", 1)[0])
+    return names
+
+
+# --------------------------------------------------------------------------- translator
+
+class Translator:
+    """Looks up symbolic keys in the current language, falling back to English."""
+
+    def __init__(self, language: str = DEFAULT_LANGUAGE):
+        self._language = _check_code(language)
+        self._listeners: list[Callable[[str], None]] = []
+
+    @property
+    def language(self) -> str:
+        return self._language
+
+    def set_language(self, code: str) -> None:
+        """Switch language immediately; the next t()/tn() call uses it."""
+        code = _check_code(code)
+        _catalogue(code)  # parse now so a broken catalogue fails here, not mid-frame
+        changed = code != self._language
+        self._language = code
+        if changed:
+            for callback in list(self._listeners):
+                callback(code)
+
+    def add_listener(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(code)`` after every language change (e.g. to re-layout text)."""
+        self._listeners.append(callback)
+
+    def remove_listener(self, callback: Callable[[str], None]) -> None:
+        if callback in self._listeners:
+            self._listeners.remove(callback)
+
+    def language_name(self, code: str | None = None) -> str:
+        return language_name(code or self._language)
+
+    def has(self, key: str) -> bool:
+        cat = _catalogue(self._language)
+        return bool(cat.messages.get(key) or any(cat.plurals.get(key, ())))
+
+    def t(self, key: str, **kwargs) -> str:
+        """Translate ``key`` and fill its placeholders from ``kwargs``."""
+        for code in (self._language, DEFAULT_LANGUAGE):
+            cat = _catalogue(code)
+            text = cat.messages.get(key)
+            if not text and key in cat.plurals:  # plural key used without a count
+                forms = cat.plurals[key]
+                text = forms[-1] if forms else ""
+            if text:
+                return _format(text, kwargs)
+        return key
+
+    def tn(self, key: str, n: int, **kwargs) -> str:
+        """Translate a plural key for count ``n``; ``{n}`` is filled with ``n``."""
+        kwargs.setdefault("n", n)
+        for code in (self._language, DEFAULT_LANGUAGE):
+            cat = _catalogue(code)
+            forms = cat.plurals.get(key)
+            if forms:
+                text = forms[cat.plural_index(n)] if len(forms) > cat.plural_index(n) else ""
+                if text:
+                    return _format(text, kwargs)
+            elif cat.messages.get(key):  # singular key used with a count
+                return _format(cat.messages[key], kwargs)
+        return key
+
+    def rules_text(self) -> str:
+        """The rules page of the current language (English if missing)."""
+        for code in (self._language, DEFAULT_LANGUAGE):
+            try:
+                text = rules_path(code).read_text(encoding="utf-8")
+            except OSError:
+                continue
+            if text.strip():
+                return text
+        return ""
+
+    __call__ = t
+
+
+# --------------------------------------------------------------------------- module level
+
+_TRANSLATOR: Translator | None = None
+_TRANSLATOR_LOCK = threading.Lock()
+
+
+def get_translator() -> Translator:
+    """The process-wide translator, created on first use from :func:`choose_language`."""
+    global _TRANSLATOR
+    if _TRANSLATOR is None:
+        with _TRANSLATOR_LOCK:
+            if _TRANSLATOR is None:
+                _TRANSLATOR = Translator(choose_language(None))
+    return _TRANSLATOR
+
+
+def set_language(code: str) -> None:
+    get_translator().set_language(code)
+
+
+def current_language() -> str:
+    return get_translator().language
+
+
+def t(key: str, **kwargs) -> str:
+    return get_translator().t(key, **kwargs)
+
+
+def tn(key: str, n: int, **kwargs) -> str:
+    return get_translator().tn(key, n, **kwargs)
+
+
+def rules_text() -> str:
+    return get_translator().rules_text()
+
+
+# --------------------------------------------------------------------------- helpers for tests/tools
+
+def all_keys(lang: str = DEFAULT_LANGUAGE) -> set[str]:
+    """Every key of a catalogue (singular and plural)."""
+    cat = _catalogue(_check_code(lang))
+    return set(cat.messages) | set(cat.plurals)
+
+
+def plural_keys(lang: str = DEFAULT_LANGUAGE) -> set[str]:
+    return set(_catalogue(_check_code(lang)).plurals)
+
+
+def plural_index(lang: str, n: int) -> int:
+    """Index of the plural form used for ``n`` in ``lang``."""
+    return _catalogue(_check_code(lang)).plural_index(n)
+
+
+def raw_messages(lang: str) -> dict[str, str | tuple[str, ...]]:
+    """Untranslated-for-display view of a catalogue: key -> text or plural forms."""
+    cat = _catalogue(_check_code(lang))
+    out: dict[str, str | tuple[str, ...]] = dict(cat.messages)
+    out.update(cat.plurals)
+    return out
+
+
+def plural_forms(lang: str) -> tuple[int, str]:
+    """``(nplurals, plural expression)`` from the catalogue's Plural-Forms header."""
+    cat = _catalogue(_check_code(lang))
+    return cat.nplurals, cat.plural_expr
