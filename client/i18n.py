@@ -192,11 +192,25 @@ class _Catalogue:
         self.plurals = plurals        # key -> tuple[str, ...]
         self.nplurals = nplurals
         self.plural_expr = plural_expr
-        self._plural_fn = gettext.c2py(plural_expr)
+        self._plural_fn = _plural_function(plural_expr)
 
     def plural_index(self, n: int) -> int:
         idx = int(self._plural_fn(abs(int(n))))
         return min(max(idx, 0), self.nplurals - 1)
+
+
+def _plural_function(expr: str) -> Callable[[int], int]:
+    """Compile a Plural-Forms C expression (gettext.c2py, with a fallback for the two rules used)."""
+    c2py = getattr(gettext, "c2py", None)
+    if c2py is not None:
+        try:
+            return c2py(expr)
+        except (ValueError, SyntaxError, RecursionError):
+            pass
+    compact = expr.replace(" ", "")
+    if compact in ("(n>1)", "n>1"):
+        return lambda n: int(n > 1)
+    return lambda n: int(n != 1)
 
 
 _CACHE: dict[str, _Catalogue] = {}
