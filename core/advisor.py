@@ -60,75 +60,89 @@ def _flag_matters(ruleset: Ruleset) -> bool:
 
 
 # ---------------------------------------------------------------- per-state numpy
+_POINTS_T = np.ascontiguousarray(POINTS.T.astype(np.float64))   # [box, roll]
+_COUNTS_T = np.ascontiguousarray(COUNTS.T)                       # [face-1, roll]
+_ROWS6 = np.arange(6)[:, None]
+_IS_BONANZA_ROLL = POINTS[:, BONANZA_BOX] == BONANZA_POINTS
+_COUNT_POINTS = np.arange(NUM_DICE + 1)[None, :] * np.arange(1, 7)[:, None]  # [face-1, count]
+_YACHT_ROWS = tuple(np.flatnonzero(IS_YACHT).tolist())
+# Parent lists padded with a sentinel slot holding -inf.
+_PARENTS_PAD = np.where(PARENTS >= 0, PARENTS, NUM_MULTISETS).astype(np.intp)
+_CHILDREN = CHILDREN.astype(np.intp)
+
+
 def box_values(ruleset: Ruleset, V: np.ndarray, mask: int, u: int, flag: int) -> np.ndarray:
     """Best (box + bonuses + future) value of each of the 252 rolls with no
     roll left, in state (mask, u, flag).  Same operations as the kernel."""
     t = ruleset.upper_threshold
-    best = np.full(COUNTS.shape[0], -1.0e300)
-    for f in range(6):
-        if not mask >> f & 1:
-            c = COUNTS[:, f]
-            raw = u + c * (f + 1)
-            nu = np.minimum(raw, t)
-            bon = np.where((raw >= t) & (u < t), ruleset.upper_bonus, 0)
-            v = (c * (f + 1) + bon).astype(np.float64) + V[mask | 1 << f, nu, flag]
-            np.maximum(best, v, out=best)
-    for b in range(6, NUM_BOXES):
-        if not mask >> b & 1:
-            p = POINTS[:, b]
-            nm = mask | 1 << b
-            if b == BONANZA_BOX:
-                nxt = np.where(p == BONANZA_POINTS, V[nm, u, 1 if _flag_matters(ruleset) else 0],
-                               V[nm, u, 0])
-            else:
-                nxt = V[nm, u, flag]
-            np.maximum(best, p.astype(np.float64) + nxt, out=best)
+    free = [i for i in range(NUM_BOXES) if not mask >> i & 1]
+    up = [f for f in free if f < 6]
+    low = [b for b in free if b >= 6]
+    parts = []
+    if up:
+        fa = np.array(up)
+        cf = _COUNT_POINTS[fa]                       # points per (face, count)
+        raw = u + cf
+        imm = cf + ruleset.upper_bonus * ((raw >= t) & (u < t))
+        vals = imm.astype(np.float64) + V[(mask | (1 << fa))[:, None], np.minimum(raw, t), flag]
+        parts.append(vals[_ROWS6[:len(up)], _COUNTS_T[fa]])
+    if low:
+        la = np.array(low)
+        nxt = V[mask | (1 << la), u, flag]
+        part = _POINTS_T[la] + nxt[:, None]
+        if BONANZA_BOX in low:
+            j = low.index(BONANZA_BOX)
+            part[j] = _POINTS_T[BONANZA_BOX] + np.where(
+                _IS_BONANZA_ROLL, V[mask | 1 << BONANZA_BOX, u, 1 if _flag_matters(ruleset) else 0],
+                V[mask | 1 << BONANZA_BOX, u, 0])
+        parts.append(part)
+    allv = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    best = allv.max(axis=0)
     if ruleset.joker and mask >> BONANZA_BOX & 1:
         extra = ruleset.extra_bonus if flag else 0
-        for r in np.flatnonzero(IS_YACHT).tolist():
+        lower = [b for b in range(6, NUM_BOXES) if not mask >> b & 1]
+        for r in _YACHT_ROWS:
             f = int(FACE[r]) - 1
             if not mask >> f & 1:
                 raw = u + 5 * (f + 1)
                 bon = ruleset.upper_bonus if raw >= t and u < t else 0
                 best[r] = float(5 * (f + 1) + bon + extra) + V[mask | 1 << f, min(raw, t), flag]
                 continue
-            lower = [b for b in range(6, NUM_BOXES) if not mask >> b & 1]
             vals = ([float(int(JOKER_POINTS[r, b]) + extra) + V[mask | 1 << b, u, flag]
                      for b in lower] if lower else
                     [float(0 + 0 + extra) + V[mask | 1 << g, u, flag]
                      for g in range(6) if not mask >> g & 1])
-            m = -1.0e300
-            for v in vals:
-                if v > m:
-                    m = v
-            best[r] = m
+            best[r] = max(vals)
     return best
 
 
 def keep_values(E: np.ndarray) -> np.ndarray:
-    """Values of all 462 keeps with one roll to come, given roll values E."""
+    """Values of all 462 keeps with one roll to come, given roll values E
+    (one die added at a time, children summed in face order, then / 6)."""
     K = np.empty(NUM_MULTISETS)
     K[FIRST_ROLL:] = E
     for s in range(NUM_DICE - 1, -1, -1):
         a, b = SIZE_START[s], SIZE_START[s + 1]
-        ch = CHILDREN[a:b]
-        acc = K[ch[:, 0]] + K[ch[:, 1]]
-        for j in range(2, 6):
-            acc += K[ch[:, j]]
+        G = K[_CHILDREN[a:b]]
+        acc = G[:, 0] + G[:, 1]
+        acc += G[:, 2]
+        acc += G[:, 3]
+        acc += G[:, 4]
+        acc += G[:, 5]
         K[a:b] = acc / 6.0
     return K
 
 
 def best_keep(K: np.ndarray) -> np.ndarray:
     """Per roll, the best value among its sub-multisets (itself included)."""
-    M = K.copy()
+    M = np.empty(NUM_MULTISETS + 1)
+    M[:NUM_MULTISETS] = K
+    M[NUM_MULTISETS] = -np.inf
     for s in range(1, NUM_DICE + 1):
         a, b = SIZE_START[s], SIZE_START[s + 1]
         seg = M[a:b]
-        for j in range(5):
-            p = PARENTS[a:b, j]
-            np.maximum(seg, np.where(p >= 0, M[p], -np.inf), out=seg)
-    return M[FIRST_ROLL:].copy()
+        np.maximum(seg, M[_PARENTS_PAD[a:b, :s]].max(axis=1), out=seg)
+    return M[FIRST_ROLL:NUM_MULTISETS].copy()
 
 
 def turn_start_value(ruleset: Ruleset, V: np.ndarray, mask: int, u: int, flag: int) -> float:

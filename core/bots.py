@@ -1,0 +1,134 @@
+"""Bots: deterministic policies over the rules API.
+
+``choose(policy, ruleset, sheet, dice, rolls_left)`` answers either
+``("hold", mask)`` (roll the dice not held; ``mask`` is relative to ``dice``)
+or ``("write", box)``.  With ``dice=None`` (turn not rolled yet) the answer is
+``("hold", (False,) * 5)``: roll everything.
+
+* ``optimal`` plays the exact advisor: it rerolls only when the best hold is
+  strictly better than writing the best box now.
+* ``casual`` plays like a decent human: keeps its most common face (the
+  higher face on a tie), goes for straights with 3-4 in sequence, keeps a
+  made full house, straight or Bonanza, writes the highest-scoring box
+  (upper boxes preferred with 3+ of a face) and otherwise scratches the least
+  valuable box.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .rules import (BONANZA_POINTS, BOX_INDEX, NUM_DICE, Ruleset, Sheet, allowed_boxes,
+                    check_dice, face_counts, get_ruleset, points, extra_bonus_for)
+
+POLICIES = ("optimal", "casual")
+ROLL_ALL = ("hold", (False,) * NUM_DICE)
+
+
+def choose(policy_name: str, ruleset: Ruleset | str, sheet: Sheet,
+           dice: Sequence[int] | None, rolls_left: int):
+    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    if dice is None:
+        return ROLL_ALL
+    dice = check_dice(dice)
+    if policy_name == "optimal":
+        return _optimal(rs, sheet, dice, rolls_left)
+    if policy_name == "casual":
+        return _casual(rs, sheet, dice, rolls_left)
+    raise ValueError(f"unknown bot policy {policy_name!r}; choose one of: {', '.join(POLICIES)}")
+
+
+def _optimal(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int):
+    from .advisor import get_advisor
+    adv = get_advisor(rs.name)
+    if adv.ruleset != rs:
+        raise ValueError(f"no advisor for a modified ruleset {rs.name!r}")
+    advice = adv.advise(sheet, dice, rolls_left)
+    if advice.holds and advice.holds[0].expected > advice.boxes[0].expected:
+        return ("hold", advice.holds[0].mask)
+    return ("write", advice.boxes[0].box)
+
+
+# ---------------------------------------------------------------- casual
+# What a human roughly expects a box to be worth; scratch the cheapest free one.
+_SCRATCH_COST = {
+    "ones": 2, "twos": 5, "threes": 8, "fours": 11, "fives": 14, "sixes": 17,
+    "three_kind": 18, "four_kind": 12, "full_house": 20, "small_straight": 22,
+    "large_straight": 24, "bonanza": 10, "chance": 21,
+}
+
+
+def _mask_for(dice: tuple[int, ...], keep: Sequence[int]) -> tuple[bool, ...]:
+    left = list(keep)
+    out = []
+    for d in dice:
+        if d in left:
+            left.remove(d)
+            out.append(True)
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+def _straight_keep(dice: tuple[int, ...]) -> list[int]:
+    """Longest run of distinct faces (3+), highest run on a tie."""
+    faces = sorted(set(dice))
+    best: list[int] = []
+    run: list[int] = []
+    for f in faces:
+        run = run + [f] if run and f == run[-1] + 1 else [f]
+        if len(run) >= len(best):
+            best = list(run)
+    return best if len(best) >= 3 else []
+
+
+def _write_choice(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...]) -> str:
+    allowed = allowed_boxes(rs, sheet, dice)
+    counts = face_counts(dice)
+    bonus = extra_bonus_for(rs, sheet, dice)
+    best_box, best_score = None, None
+    for box in allowed:
+        p = points(rs, sheet, dice, box)
+        if p == 0:
+            continue
+        i = BOX_INDEX[box]
+        score = p + bonus
+        if i < 6:
+            score += 12 if counts[i] >= 3 else -6  # upper boxes want 3+ of their face
+        elif box in ("three_kind", "four_kind", "chance") and sum(dice) < 20:
+            score -= 8  # a low sum is worth keeping these boxes for later
+        if box == "chance":
+            score -= 4
+        if best_score is None or score > best_score:
+            best_box, best_score = box, score
+    if best_box is not None:
+        return best_box
+    return min(allowed, key=lambda b: (_SCRATCH_COST[b], BOX_INDEX[b]))
+
+
+def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int):
+    counts = face_counts(dice)
+    free = set(sheet.free_boxes())
+    if rolls_left == 0:
+        return ("write", _write_choice(rs, sheet, dice))
+    top = max(counts)
+    # Made hands a human would take at once.
+    if top == 5 and (sheet.is_free("bonanza") or sheet.get("bonanza") == BONANZA_POINTS
+                     or rs.joker):
+        return ("write", _write_choice(rs, sheet, dice))
+    run = _straight_keep(dice)
+    if len(run) == 5 and "large_straight" in free:
+        return ("write", "large_straight")
+    if sorted(c for c in counts if c) == [2, 3] and "full_house" in free:
+        return ("write", "full_house")
+    if len(run) >= 4 and "small_straight" in free and "large_straight" not in free:
+        return ("write", "small_straight")
+    # Go for straights with 3-4 in sequence when a straight box is open and
+    # no face shows three or more times.
+    if top < 3 and len(run) >= 3 and ({"small_straight", "large_straight"} & free):
+        return ("hold", _mask_for(dice, run))
+    # Keep the most common face (the higher one on a tie).
+    face = max(range(6), key=lambda f: (counts[f], f)) + 1
+    keep = [face] * counts[face - 1]
+    if counts[face - 1] == 1:
+        keep = [d for d in dice if d >= 5][:2] or [max(dice)]
+    return ("hold", _mask_for(dice, keep))
