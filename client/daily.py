@@ -1,0 +1,66 @@
+"""The offline daily challenge (local side): public dice from the date, one attempt a day.
+
+The day's dice come from ``core.dice.daily_key(date)``, a public derivation of
+the date (UTC), so everyone who plays on that date gets the same dice and
+anyone can recompute them.  Starting the game uses up the attempt: quitting
+mid-game cannot be used to look at the dice and start over.  The relay's
+daily (secret seed per day, leaderboard) is separate.  No pygame here.
+
+Text is returned as i18n keys (``lang/*.po``), never as English sentences.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+from core.match import Match
+
+RULESET = "yacht"
+REFUSAL_ALREADY_PLAYED = "daily_already_played"
+
+# i18n keys for the daily screen, in the order to show them
+EXPLAIN_KEY = "daily.explain"            # how the dice are made (public derivation of the date)
+ONE_ATTEMPT_KEY = "daily.one_attempt"
+RULESET_KEY = "daily.ruleset"
+ALREADY_PLAYED_KEY = "daily.already_played"
+EXPLAIN_KEYS = (EXPLAIN_KEY, ONE_ATTEMPT_KEY, RULESET_KEY)
+
+
+def today_utc(now: datetime | None = None) -> str:
+    """The daily's date (``YYYY-MM-DD``) in UTC: the same for every player at any moment."""
+    if now is None:
+        now = datetime.now(timezone.utc)
+    elif now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    return now.astimezone(timezone.utc).date().isoformat()
+
+
+def check_date(date_iso: str) -> str:
+    """``date_iso`` if it is a canonical ``YYYY-MM-DD`` date, else ValueError."""
+    if not isinstance(date_iso, str) or len(date_iso) != 10:
+        raise ValueError(f"not a YYYY-MM-DD date: {date_iso!r}")
+    if date.fromisoformat(date_iso).isoformat() != date_iso:
+        raise ValueError(f"not a YYYY-MM-DD date: {date_iso!r}")
+    return date_iso
+
+
+def status(store, date_iso: str) -> str:
+    """``"available"``, ``"in_progress"`` (begun, not finished: the attempt is used) or ``"played"``."""
+    return store.daily_status(check_date(date_iso))
+
+
+def status_key(store, date_iso: str) -> str | None:
+    """The i18n key to show under the play button, or None while the daily is available."""
+    return None if status(store, date_iso) == "available" else ALREADY_PLAYED_KEY
+
+
+def start_offline_daily(store, name: str, date_iso: str) -> Match | str:
+    """Begin the day's one attempt and return its Match, or the refusal code
+    ``"daily_already_played"`` (shown as ``daily.already_played``)."""
+    check_date(date_iso)
+    if not store.begin_daily(date_iso):
+        return REFUSAL_ALREADY_PLAYED
+    return Match.create_daily(date_iso, name, meta={"date": date_iso})
+
+
+def explain_keys() -> tuple[str, ...]:
+    return EXPLAIN_KEYS

@@ -1,0 +1,139 @@
+"""Speedrun records: seeded solo runs, finishing and recording a game, export and import.
+
+An exported record is the game's log file itself: it already holds the score
+(end totals), the duration (end meta ``duration_ms``) and the seed (the reveal,
+or the public date for a daily), all bound by the log's hash chain, so
+``bonanza verify FILE`` checks it on any checkout.  No pygame here.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from dataclasses import dataclass
+
+from core.game import Seat
+from core.match import Match
+from core.verify import verify_bytes, verify_file
+
+from .store_summary import summarize
+
+SEED_BYTES = 32
+EXTENSION = ".bonanza"
+
+
+class RecordError(Exception):
+    """``code``: ``unknown_game``, ``not_verified``, ``io_error`` or a verify code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_seed(seed: bytes | str | None) -> bytes:
+    """A seed from bytes or hex text; a fresh random one for None."""
+    if seed is None:
+        return secrets.token_bytes(SEED_BYTES)
+    if isinstance(seed, str):
+        try:
+            seed = bytes.fromhex(seed.strip())
+        except ValueError:
+            raise ValueError("a seed is written in hexadecimal (0-9, a-f)") from None
+    seed = bytes(seed)
+    if not 1 <= len(seed) <= 64:
+        raise ValueError("a seed is 1 to 64 bytes")
+    return seed
+
+
+def new_solo_match(name: str, ruleset: str = "bonanza", seed: bytes | str | None = None) -> Match:
+    """A solo game.  With ``seed`` given it is a seeded run (same dice for everyone
+    using that seed; marked ``seeded`` in the log header); otherwise a secret seed."""
+    meta = {"seeded": True} if seed is not None else {}
+    return Match.create(ruleset, [Seat(name)], parse_seed(seed), mode="solo", meta=meta)
+
+
+def finish_and_record(store, match: Match, duration_ms: int | None = None, played_at=None):
+    """Close a finished match's log (with its duration) and record it; returns the GameRecord."""
+    meta = {} if duration_ms is None else {"duration_ms": max(0, int(duration_ms))}
+    match.finish(meta)
+    return store.record_game(match.log.to_bytes(), played_at=played_at)
+
+
+def format_duration(ms: int | None) -> str:
+    if ms is None:
+        return "-"
+    minutes, rest = divmod(int(ms), 60_000)
+    return f"{minutes}:{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def default_filename(record) -> str:
+    """A file name for an exported record, e.g. ``bonanza-solo-312-game7.bonanza``."""
+    return f"{record.ruleset}-{record.mode}-{record.score}-game{record.id}{EXTENSION}"
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".bonanza-export-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def export_record(store, game_id: int, path: str) -> str:
+    """Write game ``game_id``'s log to ``path`` atomically; returns the path.
+
+    The log is verified before writing.  Raises RecordError (``unknown_game``,
+    ``not_verified``, ``io_error``)."""
+    try:
+        data = store.game_log(int(game_id))
+    except (KeyError, ValueError, TypeError):
+        raise RecordError("unknown_game", f"there is no game with id {game_id}") from None
+    verdict = verify_bytes(data)
+    if not verdict.ok:
+        raise RecordError("not_verified", f"game {game_id} does not verify: {verdict.detail}")
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise RecordError("io_error", f"cannot write {path}: it is a folder")
+    try:
+        write_atomic(path, data)
+    except OSError as e:
+        raise RecordError("io_error", f"cannot write {path}: {e.strerror or e}") from None
+    return path
+
+
+@dataclass(frozen=True)
+class RecordSummary:
+    """What a verified record file says (every field checked by ``core.verify``)."""
+    mode: str
+    ruleset: str
+    name: str
+    score: int
+    duration_ms: int | None
+    seed: str | None        # hex; None for a public-dice daily
+    date: str | None        # the daily's date
+    seeded: bool            # a seeded solo run (seed chosen before play)
+    moves: int
+    upper_bonus: bool
+    bonanzas: int
+    detail: str             # core.verify's one-line verdict
+
+
+def import_record(path: str) -> RecordSummary:
+    """Verify a record file; its summary, or RecordError with the verify code."""
+    verdict = verify_file(os.fspath(path))
+    if not verdict.ok:
+        raise RecordError(verdict.code, verdict.detail)
+    s = summarize(verdict)
+    return RecordSummary(s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"],
+                         s["seed"], s["date"], s["seeded"], s["moves"], s["upper_bonus"],
+                         s["bonanzas"], verdict.detail)

@@ -1,0 +1,556 @@
+"""The local account store: profile, finished games with their logs, bests, daily attempts.
+
+One SQLite file (``bonanza.db``, WAL mode, ``synchronous=FULL``) in the user
+data folder.  ``open_store`` never raises: a damaged file is moved aside and
+salvaged, an unwritable folder falls back to an in-memory database, and every
+problem comes back as a ``Notice`` the game shows the player.  No pygame here.
+See docs/accounts.md.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, NamedTuple
+
+from core.verify import verify_bytes
+
+from . import store_schema as schema
+from .store_summary import summarize
+
+DB_NAME = "bonanza.db"
+ENV_VAR = "BONANZA_DATA_DIR"
+APP_NAME = "bonanza"
+PAGE_SIZE = 16384          # a whole game log fits in one page: salvage can find it
+DEFAULT_NAME = "Player"
+MAX_NAME = 32
+MODES = ("solo", "table", "daily")
+
+
+# ------------------------------------------------------------------ notices
+
+# code -> (i18n key the client shows, English message)
+NOTICE_TEXT = {
+    "store.corrupt_moved": (
+        "error.db_corrupt",
+        "Your saved games file was damaged. It was moved aside to {path} and a new one was "
+        "started; {recovered} finished game(s) were recovered from it."),
+    "store.unwritable": (
+        "error.data_not_writable",
+        "The data folder {path} cannot be written to ({reason}). You can play, but nothing "
+        "will be saved this session."),
+    "store.newer_version": (
+        "store.newer_version",
+        "Your saved games file {path} was written by a newer version of Bonanza. It was left "
+        "untouched; you can play, but nothing will be saved this session."),
+    "store.migrated": (
+        "store.migrated",
+        "Your saved games were updated to the new format; a copy of the old file is at {backup}."),
+}
+
+
+class Notice(NamedTuple):
+    """A plain-language problem for the player: ``code, params = notice``."""
+    code: str
+    params: dict
+
+    @property
+    def key(self) -> str:
+        """The i18n catalogue key (params fill its placeholders)."""
+        return NOTICE_TEXT.get(self.code, ("error.generic", ""))[0]
+
+    @property
+    def message(self) -> str:
+        text = NOTICE_TEXT.get(self.code, ("", "{detail}"))[1]
+        try:
+            return text.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return text
+
+
+class StoreError(Exception):
+    """A store operation that could not be done (disk full, I/O error...)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class DailyAlreadyPlayed(ValueError):
+    code = "daily_already_played"
+
+
+class _Corrupt(Exception):
+    pass
+
+
+class _Newer(Exception):
+    def __init__(self, version: int):
+        super().__init__(f"schema version {version}")
+        self.version = version
+
+
+# ------------------------------------------------------------------ records
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    mode: str
+    ruleset: str
+    score: int
+    duration_ms: int | None
+    seed: str | None          # hex of the revealed seed (None for a public-dice daily)
+    date: str | None          # the daily's date, or the date in the log's meta
+    new_best: bool            # this game beat the previous best when it was recorded
+    previous_best: int | None
+    played_at: str            # ISO 8601, UTC
+    name: str = ""
+    upper_bonus: bool = False
+    bonanzas: int = 0
+    moves: int = 0
+
+
+_GAME_COLS = ("id, mode, ruleset, score, duration_ms, seed, date, new_best, previous_best, "
+              "played_at, name, upper_bonus, bonanzas, moves")
+
+
+def _game_record(row) -> GameRecord:
+    (gid, mode, ruleset, score, duration, seed, date, new_best, prev, played_at, name,
+     upper, bonanzas, moves) = row
+    return GameRecord(gid, mode, ruleset, score, duration, seed, date, bool(new_best), prev,
+                      played_at, name, bool(upper), bonanzas, moves)
+
+
+def utc_now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _iso_utc(when: Any) -> str:
+    if when is None:
+        return utc_now_iso()
+    if isinstance(when, datetime):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return (when.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+                .replace("+00:00", "Z"))
+    if isinstance(when, str) and when:
+        return when
+    raise ValueError("played_at must be a datetime or an ISO string")
+
+
+# ------------------------------------------------------------------ the store
+
+class Store:
+    """The account database.  Thread-safe; every write is one transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str | None, directory: str | None = None):
+        self._conn = conn
+        self._lock = threading.RLock()
+        self.path = path                   # None: in memory, nothing is saved
+        self.directory = directory
+
+    @property
+    def persistent(self) -> bool:
+        return self.path is not None
+
+    # -------------------------------------------------------------- plumbing
+    @contextmanager
+    def _tx(self):
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                raise StoreError("store.write_failed", f"cannot write the saved games: {e}") from None
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException as e:
+                try:
+                    self._conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                if isinstance(e, sqlite3.Error):
+                    raise StoreError("store.write_failed",
+                                     f"cannot write the saved games: {e}") from None
+                raise
+
+    def _query(self, sql: str, params: tuple = ()) -> list:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as e:
+                raise StoreError("store.read_failed", f"cannot read the saved games: {e}") from None
+
+    # -------------------------------------------------------------- profile
+    def profile(self) -> dict:
+        rows = self._query("SELECT name, language, settings FROM profiles ORDER BY id LIMIT 1")
+        if not rows:
+            return {"name": DEFAULT_NAME, "language": None, "settings": {}}
+        name, language, settings = rows[0]
+        try:
+            settings = json.loads(settings or "{}")
+        except ValueError:
+            settings = {}
+        return {"name": name, "language": language,
+                "settings": settings if isinstance(settings, dict) else {}}
+
+    def save_profile(self, name: str | None = None, language: str | None = None,
+                     settings: dict | None = None) -> dict:
+        """Partial update: arguments left at None keep their value.  ``language=""``
+        resets to automatic (None).  ``settings`` is merged key by key; a key set to
+        None is removed.  Returns the new profile."""
+        if name is not None:
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError("the name must not be empty")
+            name = name.strip()[:MAX_NAME]
+        if settings is not None and not isinstance(settings, dict):
+            raise ValueError("settings must be a dict")
+        with self._tx() as c:
+            current = self.profile()
+            new = dict(current)
+            if name is not None:
+                new["name"] = name
+            if language is not None:
+                new["language"] = language or None
+            if settings is not None:
+                merged = dict(current["settings"])
+                for k, v in settings.items():
+                    if v is None:
+                        merged.pop(k, None)
+                    else:
+                        merged[str(k)] = v
+                new["settings"] = merged
+            blob = schema.settings_json(new["settings"])
+            row = c.execute("SELECT id FROM profiles ORDER BY id LIMIT 1").fetchone()
+            if row is None:
+                c.execute("INSERT INTO profiles (name, language, settings, created_at) "
+                          "VALUES (?, ?, ?, ?)", (new["name"], new["language"], blob, utc_now_iso()))
+            else:
+                c.execute("UPDATE profiles SET name = ?, language = ?, settings = ? WHERE id = ?",
+                          (new["name"], new["language"], blob, row[0]))
+        return new
+
+    # -------------------------------------------------------------- games
+    def record_game(self, log_bytes: bytes, played_at: Any = None) -> GameRecord:
+        """Verify a finished game's log and keep it; ValueError if it does not verify.
+
+        Recording the same log twice returns the stored record.  A daily game for a
+        date whose attempt already produced another game raises ``DailyAlreadyPlayed``.
+        """
+        return self._record(log_bytes, played_at, salvage=False)
+
+    def _record(self, log_bytes: bytes, played_at: Any, salvage: bool) -> GameRecord:
+        data = bytes(log_bytes)
+        verdict = verify_bytes(data)
+        if not verdict.ok:
+            raise ValueError(f"the game does not verify: {verdict.detail}")
+        played_at = _iso_utc(played_at)
+        digest = hashlib.sha256(data).hexdigest()
+        with self._tx() as c:
+            row = c.execute("SELECT name FROM profiles ORDER BY id LIMIT 1").fetchone()
+            s = summarize(verdict, row[0] if row else None)
+            old = c.execute(f"SELECT {_GAME_COLS} FROM games WHERE log_sha256 = ?",
+                            (digest,)).fetchone()
+            if old is not None:
+                return _game_record(old)
+            daily = None
+            if s["mode"] == "daily" and s["date"]:
+                daily = c.execute("SELECT game_id FROM daily_attempts WHERE date = ?",
+                                  (s["date"],)).fetchone()
+                if daily is not None and daily[0] is not None and not salvage:
+                    raise DailyAlreadyPlayed(f"the daily challenge of {s['date']} was already played")
+            prev = c.execute("SELECT score FROM bests WHERE ruleset = ? AND mode = ?",
+                             (s["ruleset"], s["mode"])).fetchone()
+            prev = prev[0] if prev else None
+            new_best = prev is None or s["score"] > prev
+            cur = c.execute(
+                "INSERT INTO games (mode, ruleset, name, score, duration_ms, seed, date, "
+                "upper_bonus, bonanzas, moves, new_best, previous_best, played_at, log_sha256) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"], s["seed"],
+                 s["date"], int(s["upper_bonus"]), s["bonanzas"], s["moves"], int(new_best),
+                 prev, played_at, digest))
+            gid = cur.lastrowid
+            c.execute("INSERT INTO game_logs (game_id, log) VALUES (?, ?)", (gid, data))
+            if new_best:
+                c.execute("INSERT INTO bests (ruleset, mode, score, game_id) VALUES (?, ?, ?, ?) "
+                          "ON CONFLICT (ruleset, mode) DO UPDATE SET score = excluded.score, "
+                          "game_id = excluded.game_id",
+                          (s["ruleset"], s["mode"], s["score"], gid))
+            if s["mode"] == "daily" and s["date"]:
+                if daily is None:
+                    c.execute("INSERT INTO daily_attempts (date, name, started_at, game_id, score) "
+                              "VALUES (?, ?, ?, ?, ?)",
+                              (s["date"], s["name"], played_at, gid, s["score"]))
+                elif daily[0] is None:
+                    c.execute("UPDATE daily_attempts SET game_id = ?, score = ? WHERE date = ?",
+                              (gid, s["score"], s["date"]))
+        return GameRecord(gid, s["mode"], s["ruleset"], s["score"], s["duration_ms"], s["seed"],
+                          s["date"], new_best, prev, played_at, s["name"], s["upper_bonus"],
+                          s["bonanzas"], s["moves"])
+
+    def game(self, game_id: int) -> GameRecord | None:
+        rows = self._query(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (int(game_id),))
+        return _game_record(rows[0]) if rows else None
+
+    def game_log(self, game_id: int) -> bytes:
+        """The stored log; KeyError for an unknown id."""
+        rows = self._query("SELECT log FROM game_logs WHERE game_id = ?", (int(game_id),))
+        if not rows:
+            raise KeyError(f"no game with id {game_id}")
+        return bytes(rows[0][0])
+
+    def best(self, ruleset: str, mode: str = "solo") -> int | None:
+        rows = self._query("SELECT score FROM bests WHERE ruleset = ? AND mode = ?",
+                           (ruleset, mode))
+        return rows[0][0] if rows else None
+
+    def history(self, limit: int = 50, mode: str | None = None) -> list[GameRecord]:
+        where, params = ("WHERE mode = ?", (mode,)) if mode else ("", ())
+        rows = self._query(f"SELECT {_GAME_COLS} FROM games {where} "
+                           f"ORDER BY played_at DESC, id DESC LIMIT ?", params + (int(limit),))
+        return [_game_record(r) for r in rows]
+
+    def stats(self, ruleset: str | None = None, mode: str | None = None) -> dict:
+        conds, params = [], []
+        if ruleset:
+            conds.append("ruleset = ?")
+            params.append(ruleset)
+        if mode:
+            conds.append("mode = ?")
+            params.append(mode)
+        where = ("WHERE " + " AND ".join(conds)) if conds else ""
+        games, avg, best, upper, bonanzas = self._query(
+            f"SELECT COUNT(*), AVG(score), MAX(score), SUM(upper_bonus), SUM(bonanzas) "
+            f"FROM games {where}", tuple(params))[0]
+        return {"games": games, "average": round(avg, 1) if avg is not None else None,
+                "best": best, "upper_bonus": upper or 0, "bonanzas": bonanzas or 0}
+
+    def personal_bests(self, ruleset: str, mode: str = "solo", limit: int = 10) -> list[GameRecord]:
+        rows = self._query(
+            f"SELECT {_GAME_COLS} FROM games WHERE ruleset = ? AND mode = ? "
+            f"ORDER BY score DESC, duration_ms IS NULL, duration_ms ASC, id ASC LIMIT ?",
+            (ruleset, mode, int(limit)))
+        return [_game_record(r) for r in rows]
+
+    # -------------------------------------------------------------- daily
+    def daily_status(self, date_iso: str) -> str:
+        rows = self._query("SELECT game_id, score FROM daily_attempts WHERE date = ?", (date_iso,))
+        if not rows:
+            return "available"
+        game_id, score = rows[0]
+        return "played" if game_id is not None or score is not None else "in_progress"
+
+    def begin_daily(self, date_iso: str) -> bool:
+        """Start the day's one attempt; False if one was already begun that day."""
+        with self._tx() as c:
+            row = c.execute("SELECT name FROM profiles ORDER BY id LIMIT 1").fetchone()
+            cur = c.execute("INSERT OR IGNORE INTO daily_attempts (date, name, started_at) "
+                            "VALUES (?, ?, ?)", (date_iso, row[0] if row else None, utc_now_iso()))
+            return cur.rowcount == 1
+
+    def daily_attempts(self, limit: int = 30) -> list[dict]:
+        rows = self._query("SELECT date, name, started_at, game_id, score FROM daily_attempts "
+                           "ORDER BY date DESC LIMIT ?", (int(limit),))
+        return [dict(zip(("date", "name", "started_at", "game_id", "score"), r)) for r in rows]
+
+    # -------------------------------------------------------------- closing
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+# ------------------------------------------------------------------ opening
+
+def resolve_dir(data_dir: str | os.PathLike | None = None) -> str:
+    if data_dir:
+        return os.path.abspath(os.fspath(data_dir))
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return os.path.abspath(env)
+    import platformdirs
+    return platformdirs.user_data_dir(APP_NAME, appauthor=False)
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    return str(e) or type(e).__name__
+
+
+def _probe_writable(directory: str) -> None:
+    probe = os.path.join(directory, f".bonanza-write-test-{os.getpid()}")
+    with open(probe, "wb") as f:
+        f.write(b"ok")
+    os.remove(probe)
+
+
+def _migrate(conn: sqlite3.Connection, path: str | None, notices: list) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == schema.CURRENT_VERSION:
+        return
+    if version > schema.CURRENT_VERSION:
+        raise _Newer(version)
+    if version > 0 and path is not None:
+        backup = f"{path}.v{version}-backup"
+        try:
+            dest = sqlite3.connect(backup)
+            with dest:
+                conn.backup(dest)
+            dest.close()
+            notices.append(Notice("store.migrated", {"path": path, "backup": backup,
+                                                     "from": version, "to": schema.CURRENT_VERSION}))
+        except sqlite3.Error:
+            pass
+    while True:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process?
+            if version >= schema.CURRENT_VERSION:
+                conn.execute("COMMIT")
+                return
+            if version == 0:
+                schema.create_current(conn)
+            else:
+                schema.MIGRATIONS[version](conn, utc_now_iso())
+                conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def _check_tables(conn: sqlite3.Connection) -> None:
+    for table in ("profiles", "games", "game_logs", "bests", "daily_attempts"):
+        conn.execute(f"SELECT * FROM {table} LIMIT 0")
+
+
+def _connect_file(path: str, notices: list) -> sqlite3.Connection:
+    """Open (creating if needed) and migrate; raises _Corrupt, _Newer or sqlite3.Error."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise _Corrupt("not a regular file")
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA busy_timeout = 10000")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                raise _Corrupt("a database without a Bonanza schema")
+            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+        elif version > schema.CURRENT_VERSION:
+            raise _Newer(version)
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise sqlite3.OperationalError(f"cannot use WAL mode ({mode})")
+        conn.execute("PRAGMA synchronous = FULL")
+        if version > 0:
+            check = conn.execute("PRAGMA quick_check").fetchall()
+            if check != [("ok",)]:
+                raise _Corrupt("; ".join(str(r[0]) for r in check[:3]))
+        _migrate(conn, path, notices)
+        _check_tables(conn)
+        return conn
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _memory_conn(copy_from: str | None = None) -> sqlite3.Connection:
+    """An in-memory store, preloaded with a read-only copy of ``copy_from`` if readable."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    if copy_from and os.path.isfile(copy_from):
+        for uri in (f"file:{copy_from}?mode=ro", f"file:{copy_from}?immutable=1"):
+            try:
+                src = sqlite3.connect(uri, uri=True)
+                try:
+                    version = src.execute("PRAGMA user_version").fetchone()[0]
+                    if not 0 < version <= schema.CURRENT_VERSION:
+                        break
+                    src.backup(conn)
+                finally:
+                    src.close()
+                _migrate(conn, None, [])
+                _check_tables(conn)
+                return conn
+            except (sqlite3.Error, _Newer, _Corrupt):
+                conn.close()
+                conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    _migrate(conn, None, [])
+    return conn
+
+
+def _move_aside(path: str) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    dest = f"{path}.corrupt-{stamp}"
+    n = 1
+    while os.path.exists(dest):
+        n += 1
+        dest = f"{path}.corrupt-{stamp}-{n}"
+    os.replace(path, dest)
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            try:
+                os.replace(path + suffix, dest + suffix)
+            except OSError:
+                pass
+    return dest
+
+
+def open_store(data_dir: str | os.PathLike | None = None) -> tuple[Store, list[Notice]]:
+    """Open the account store; never raises.  Returns (store, notices)."""
+    notices: list[Notice] = []
+    directory = "?"
+    try:
+        directory = resolve_dir(data_dir)
+        return _open(directory, notices), notices
+    except Exception as e:   # the game must start whatever happens
+        notices.append(Notice("store.unwritable", {"path": directory, "reason": _reason(e)}))
+        try:
+            conn = _memory_conn()
+        except Exception:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        return Store(conn, None, None), notices
+
+
+def _open(directory: str, notices: list[Notice]) -> Store:
+    path = os.path.join(directory, DB_NAME)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        _probe_writable(directory)
+    except OSError as e:
+        notices.append(Notice("store.unwritable", {"path": directory, "reason": _reason(e)}))
+        return Store(_memory_conn(path), None, directory)
+    try:
+        return Store(_connect_file(path, notices), path, directory)
+    except _Newer as e:
+        notices.append(Notice("store.newer_version", {"path": path, "version": e.version}))
+        return Store(_memory_conn(), None, directory)
+    except (_Corrupt, sqlite3.Error, OSError) as e:
+        reason = _reason(e)
+    try:
+        moved = _move_aside(path)
+    except OSError as e:
+        notices.append(Notice("store.unwritable", {"path": directory, "reason": _reason(e)}))
+        return Store(_memory_conn(), None, directory)
+    store = Store(_connect_file(path, notices), path, directory)
+    from .store_salvage import salvage
+    recovered = salvage(moved, store)
+    notices.append(Notice("store.corrupt_moved", {"path": moved, "original": path,
+                                                  "recovered": recovered, "reason": reason}))
+    return store

@@ -1,0 +1,65 @@
+"""What the account store keeps about a finished game, derived from its log alone.
+
+Every figure here comes from a verified log (``core.verify``), so a row can
+always be rebuilt from the log it stores: migrations and salvage rely on it.
+"""
+from __future__ import annotations
+
+from core.verify import Verdict, verify_bytes
+
+
+def pick_seat(header: dict, profile_name: str | None = None) -> int:
+    """The account's seat: seat 0 in solo and daily games; at a table the
+    human seat carrying the profile's name, else the first human seat."""
+    seats = header.get("seats") or []
+    if header.get("mode") in ("solo", "daily") or not seats:
+        return 0
+    if profile_name:
+        for i, s in enumerate(seats):
+            if s.get("kind") == "human" and s.get("name") == profile_name:
+                return i
+    for i, s in enumerate(seats):
+        if s.get("kind") == "human":
+            return i
+    return 0
+
+
+def summarize(verdict: Verdict, profile_name: str | None = None) -> dict:
+    """The store's columns for a verified game (``verdict.ok`` must be true)."""
+    if not verdict.ok:
+        raise ValueError(verdict.detail)
+    log = verdict.log
+    header, end = log.header, log.end
+    final = verdict.states[-1]
+    seat = pick_seat(header, profile_name)
+    ruleset = final.ruleset
+    sheet = final.sheets[seat]
+    meta = end.get("meta") if isinstance(end.get("meta"), dict) else {}
+    hmeta = header.get("meta") if isinstance(header.get("meta"), dict) else {}
+    duration = meta.get("duration_ms")
+    if type(duration) is not int or duration < 0:
+        duration = None
+    reveal = end.get("reveal") if isinstance(end.get("reveal"), dict) else {}
+    seed = reveal.get("seed")
+    seed = seed.hex() if isinstance(seed, bytes) else None
+    dice = header.get("dice") or {}
+    date = dice.get("date") if dice.get("scheme") == "public" else None
+    if not isinstance(date, str):
+        date = next((m["date"] for m in (hmeta, meta) if isinstance(m.get("date"), str)), None)
+    bonanzas = sum(1 for rec in log.records
+                   if rec["move"].get("type") == "roll" and rec["move"].get("seat") == seat
+                   and len(set(rec["move"]["dice"])) == 1)
+    return {
+        "mode": header["mode"], "ruleset": header["ruleset"], "seat": seat,
+        "name": header["seats"][seat]["name"], "score": final.total(seat),
+        "duration_ms": duration, "seed": seed, "date": date,
+        "upper_bonus": sheet.upper_sum >= ruleset.upper_threshold,
+        "bonanzas": bonanzas, "moves": len(log.records),
+        "seeded": bool(hmeta.get("seeded")),
+    }
+
+
+def summarize_bytes(data: bytes, profile_name: str | None = None) -> dict | None:
+    """``summarize`` for raw log bytes; None when the log does not verify."""
+    verdict = verify_bytes(bytes(data))
+    return summarize(verdict, profile_name) if verdict.ok else None
