@@ -1,0 +1,99 @@
+"""The ONE place where keys and clicks become named actions.
+
+Scenes never see pygame events: ``actions_for(event, scene, layout)`` turns an
+event into ``Action``s (keys through ``KEYMAP``, clicks through the scene's
+clickable ``targets()``), and the app dispatches an action only when the scene
+says it is enabled (``scene.enabled(action)``), Textual-style.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import pygame
+
+
+class Action(NamedTuple):
+    name: str
+    arg: Any = None
+
+    def __repr__(self) -> str:
+        return f"Action({self.name}{'' if self.arg is None else ', ' + repr(self.arg)})"
+
+
+# Named actions and what they mean (scenes interpret them in context).
+ROLL = "roll"                  # roll the unheld dice
+TOGGLE_DIE = "toggle_die"      # arg: die index 0..4
+BOX = "box"                    # arg: box name (a click on a sheet cell)
+PREV = "prev"                  # move the selection/focus back
+NEXT = "next"                  # move the selection/focus forward
+UP, DOWN, LEFT, RIGHT = "up", "down", "left", "right"
+CONFIRM = "confirm"            # Enter: write the selected box / press the focused button
+CANCEL = "cancel"              # Escape: cancel a pending confirmation / go back
+TOGGLE_HINTS = "toggle_hints"
+FIRST, LAST = "first", "last"
+SCROLL = "scroll"              # arg: +lines down / -lines up
+TEXT = "text"                  # arg: typed text (only while a text field has focus)
+BACKSPACE = "backspace"
+DROP_FILE = "drop_file"        # arg: path dropped on the window
+PRESS = "press"                # arg: a button id (a click on a button)
+FOCUS = "focus"                # arg: a widget id (a click on a text field)
+
+KEYMAP: dict[int, Action] = {
+    pygame.K_r: Action(ROLL),
+    pygame.K_1: Action(TOGGLE_DIE, 0), pygame.K_2: Action(TOGGLE_DIE, 1),
+    pygame.K_3: Action(TOGGLE_DIE, 2), pygame.K_4: Action(TOGGLE_DIE, 3),
+    pygame.K_5: Action(TOGGLE_DIE, 4),
+    pygame.K_KP1: Action(TOGGLE_DIE, 0), pygame.K_KP2: Action(TOGGLE_DIE, 1),
+    pygame.K_KP3: Action(TOGGLE_DIE, 2), pygame.K_KP4: Action(TOGGLE_DIE, 3),
+    pygame.K_KP5: Action(TOGGLE_DIE, 4),
+    pygame.K_h: Action(TOGGLE_HINTS),
+    pygame.K_UP: Action(UP), pygame.K_DOWN: Action(DOWN),
+    pygame.K_LEFT: Action(LEFT), pygame.K_RIGHT: Action(RIGHT),
+    pygame.K_TAB: Action(NEXT),
+    pygame.K_RETURN: Action(CONFIRM), pygame.K_KP_ENTER: Action(CONFIRM),
+    pygame.K_SPACE: Action(CONFIRM),
+    pygame.K_ESCAPE: Action(CANCEL),
+    pygame.K_HOME: Action(FIRST), pygame.K_END: Action(LAST),
+    pygame.K_PAGEUP: Action(SCROLL, -10), pygame.K_PAGEDOWN: Action(SCROLL, 10),
+}
+# while a text field has focus only these keys stay actions; the rest is typing
+TEXT_MODE_KEYS = {pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_TAB,
+                  pygame.K_UP, pygame.K_DOWN}
+
+
+def key_action(key: int, mod: int = 0, text_mode: bool = False) -> Action | None:
+    if text_mode:
+        if key == pygame.K_BACKSPACE:
+            return Action(BACKSPACE)
+        if key not in TEXT_MODE_KEYS:
+            return None
+    if key == pygame.K_TAB and mod & pygame.KMOD_SHIFT:
+        return Action(PREV)
+    return KEYMAP.get(key)
+
+
+def click_action(pos: tuple[int, int], targets) -> Action | None:
+    """The action of the topmost target under ``pos`` (targets listed bottom to top)."""
+    for rect, action in reversed(list(targets)):
+        if rect.collidepoint(pos):
+            return action
+    return None
+
+
+def actions_for(event, scene, layout) -> list[Action]:
+    """Translate one pygame event into the actions it means for ``scene``."""
+    et = event.type
+    text_mode = bool(getattr(scene, "text_focus", lambda: False)())
+    if et == pygame.KEYDOWN:
+        a = key_action(event.key, getattr(event, "mod", 0), text_mode)
+        return [a] if a else []
+    if et == pygame.TEXTINPUT and text_mode:
+        return [Action(TEXT, event.text)]
+    if et == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:
+        a = click_action(event.pos, scene.targets(layout))
+        return [a] if a else []
+    if et == pygame.MOUSEWHEEL:
+        return [Action(SCROLL, -3 * event.y)] if event.y else []
+    if et == pygame.DROPFILE:
+        return [Action(DROP_FILE, event.file)]
+    return []

@@ -1,0 +1,241 @@
+"""The game window: a scene stack driven by ``step(dt)``.
+
+``App(size, data_dir=..., clock=None)`` opens the window; ``run()`` is the real
+loop (frame rate capped, slower when the screen is still).  Tests call
+``step(dt)`` instead: it handles the pending pygame events once, updates and
+draws the top scene.  Input is dispatched immediately as actions; animations
+never hold it back.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import pygame
+
+from . import actions as A
+from . import lang, theme
+from .layout import Layout
+from .profile import Profile
+from .widgets import Toast
+
+_PROCESS_START = time.perf_counter()
+
+
+class App:
+    def __init__(self, size: tuple[int, int] | None = None, data_dir=None, clock=None,
+                 advisor: bool = True, sound: bool = True, fullscreen: bool | None = None):
+        pygame.display.init()
+        pygame.font.init()
+        self.profile = Profile(data_dir)
+        self.data_dir = data_dir
+        lang.set_language(self.profile.language)
+        s = self.profile.settings
+        if size is None:
+            size = tuple(s["window_size"])
+        self.fullscreen = s["fullscreen"] if fullscreen is None else fullscreen
+        self.screen = self._open_window(tuple(size))
+        self.layout = Layout(self.screen.get_size())
+        self.clock = clock
+        self.toast = Toast()
+        self.now = 0.0
+        self.mouse = (-1, -1)
+        self.running = True
+        self.frames = 0
+        self.first_frame_at: float | None = None
+        self.advisor_enabled = advisor
+        self._loaders: dict = {}
+        self._want_sound = sound
+        self.sound = None
+        self.dirty = True
+        self.scenes: list = []
+        pygame.key.set_repeat(350, 40)
+        for text in self.profile.notice_texts(lang.t):
+            self.toast.show(text, "error", 6.0)
+        from .scenes.title import TitleScene
+        self.push(TitleScene(self))
+
+    # ---------------------------------------------------------- window
+    def _open_window(self, size):
+        flags = pygame.RESIZABLE
+        if self.fullscreen:
+            flags = pygame.FULLSCREEN
+            size = (0, 0)
+        try:
+            screen = pygame.display.set_mode(size, flags)
+        except pygame.error:
+            screen = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)
+        pygame.display.set_caption(lang.t("app.title"))
+        return screen
+
+    def apply_window(self, size=None, fullscreen=None) -> None:
+        if fullscreen is not None:
+            self.fullscreen = fullscreen
+        if size is None:
+            size = tuple(self.profile.settings["window_size"])
+        self.screen = self._open_window(tuple(size))
+        self.layout.resize(self.screen.get_size())
+        self.dirty = True
+
+    # ---------------------------------------------------------- scenes
+    @property
+    def scene(self):
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene) -> None:
+        self.scenes.append(scene)
+        self.dirty = True
+
+    def pop(self) -> None:
+        if len(self.scenes) > 1:
+            self.scenes.pop()
+        else:
+            self.running = False
+        self.dirty = True
+
+    def replace(self, scene) -> None:
+        if self.scenes:
+            self.scenes.pop()
+        self.push(scene)
+
+    def to_title(self) -> None:
+        del self.scenes[1:]
+        self.dirty = True
+
+    def quit(self) -> None:
+        self.running = False
+
+    # ---------------------------------------------------------- services
+    def advisor_loader(self, ruleset: str):
+        """The background loader of a ruleset's advisor (None when disabled/missing)."""
+        if not self.advisor_enabled:
+            return None
+        if ruleset not in self._loaders:
+            try:
+                from core.advisor import AdvisorLoader
+                self._loaders[ruleset] = AdvisorLoader(ruleset).start()
+            except Exception:
+                self._loaders[ruleset] = None
+        return self._loaders[ruleset]
+
+    def play_sound(self, name: str) -> None:
+        if self.sound is None:
+            self._make_sound()
+        if self.sound is not None:
+            self.sound.play(name)
+
+    def _make_sound(self) -> None:
+        if not self._want_sound or self.sound is not None:
+            return
+        from .sound import Sound
+        s = self.profile.settings
+        self.sound = Sound(s["volume"] / 100.0, s["muted"])
+
+    def apply_sound_settings(self) -> None:
+        if self.sound is not None:
+            s = self.profile.settings
+            self.sound.set_volume(s["volume"] / 100.0, s["muted"])
+
+    def show(self, text: str, kind: str = "info", seconds: float = 3.5) -> None:
+        self.toast.show(text, kind, seconds)
+        self.dirty = True
+
+    def set_language(self, code: str | None) -> None:
+        lang.set_language(code)
+        pygame.display.set_caption(lang.t("app.title"))
+        for sc in self.scenes:
+            sc.on_language_changed()
+        self.dirty = True
+
+    # ---------------------------------------------------------- loop
+    def dispatch(self, action) -> bool:
+        scene = self.scene
+        if scene is None or not scene.enabled(action):
+            return False
+        scene.handle(action)
+        self.dirty = True
+        return True
+
+    def process_event(self, event) -> None:
+        et = event.type
+        if et == pygame.QUIT:
+            self.running = False
+            return
+        if et == pygame.VIDEORESIZE and not self.fullscreen:
+            w = max(theme.MIN_WINDOW[0], event.w)
+            h = max(theme.MIN_WINDOW[1], event.h)
+            if (w, h) != self.screen.get_size():
+                self.screen = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+            self.layout.resize(self.screen.get_size())
+            self.dirty = True
+            return
+        if et in (pygame.WINDOWEXPOSED, pygame.WINDOWSIZECHANGED):
+            self.layout.resize(self.screen.get_size())
+            self.dirty = True
+            return
+        if et == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            self.dirty = True
+            return
+        if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.mouse = event.pos
+        for action in A.actions_for(event, self.scene, self.layout):
+            self.dispatch(action)
+            if not self.running:
+                return
+
+    def step(self, dt: float = 1 / 60, draw: bool = True) -> None:
+        """One frame: pending events, update, draw."""
+        for event in pygame.event.get():
+            self.process_event(event)
+            if not self.running:
+                return
+        self.now += dt
+        self.toast.update(dt)
+        scene = self.scene
+        if scene is None:
+            self.running = False
+            return
+        scene.update(dt)
+        if draw:
+            self.draw()
+
+    def draw(self) -> None:
+        scene = self.scene
+        scene.draw(self.screen)
+        self.toast.draw(self.screen, self.layout)
+        pygame.display.flip()
+        self.frames += 1
+        self.dirty = False
+        if self.first_frame_at is None:
+            self.first_frame_at = time.perf_counter() - _PROCESS_START
+
+    def needs_redraw(self) -> bool:
+        scene = self.scene
+        return (self.dirty or self.toast.visible or (scene is not None and scene.animating()))
+
+    def screenshot(self, path) -> None:
+        self.draw()
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+
+    def run(self) -> int:
+        clock = self.clock or pygame.time.Clock()
+        last_full = 0.0
+        fps = theme.FPS_ACTIVE
+        while self.running:
+            ms = clock.tick(fps)
+            dt = min(ms / 1000.0, 0.1)
+            self.step(dt, draw=False)
+            if not self.running:
+                break
+            if self.needs_redraw() or self.now - last_full > 0.5:
+                self.draw()
+                last_full = self.now
+                fps = theme.FPS_ACTIVE
+            else:
+                fps = theme.FPS_IDLE
+            if self.sound is None and self.frames > 0:
+                self._make_sound()
+        pygame.quit()
+        return 0

@@ -1,0 +1,64 @@
+"""The five dice: faces, holds with check marks, the advisor's hold hint and a
+purely cosmetic roll animation (the real dice are known at once)."""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from . import actions as A
+from . import sprites, theme
+from .actions import Action
+
+STAGGER = 0.05
+
+
+class DiceView:
+    def __init__(self, center: tuple[float, float], die: float = 92, gap: float = 20):
+        self.center = center
+        self.die = die
+        self.gap = gap
+        self.rolled_at: float | None = None
+        self.rolling = [False] * 5
+        self.duration = 0.45
+
+    def die_rect(self, i: int):
+        cx, cy = self.center
+        total = 5 * self.die + 4 * self.gap
+        x = cx - total / 2 + i * (self.die + self.gap)
+        return (x, cy - self.die / 2, self.die, self.die)
+
+    def targets(self, layout) -> list:
+        return [(layout.rect(self.die_rect(i)), Action(A.TOGGLE_DIE, i)) for i in range(5)]
+
+    def start_roll(self, now: float, hold, duration: float) -> None:
+        self.duration = duration
+        if duration <= 0:
+            self.rolled_at = None
+            return
+        self.rolled_at = now
+        self.rolling = [not h for h in hold]
+
+    def animating(self, now: float) -> bool:
+        return self.rolled_at is not None and now - self.rolled_at < self.duration + 4 * STAGGER
+
+    def draw(self, surface, layout, now: float, dice, held, hint_mask=None) -> None:
+        px = layout.px(self.die)
+        for i in range(5):
+            r = layout.rect(self.die_rect(i))
+            if dice is None:
+                img = sprites.empty_die(px)
+                surface.blit(img, img.get_rect(center=r.center))
+                continue
+            face, tilt, lift = dice[i], 0, 0
+            if self.rolled_at is not None and self.rolling[i]:
+                t = now - self.rolled_at - i * STAGGER
+                if t < self.duration:
+                    f = max(0.0, t) / self.duration
+                    face, tilt = sprites.tumble_face(i, now)
+                    lift = int(layout.px(26) * abs(math.sin(f * math.pi * 2.0)) * (1 - f))
+            is_held = bool(held[i])
+            hint = bool(hint_mask and hint_mask[i])
+            img = sprites.die(face, px, is_held, hint, tilt)
+            rr = img.get_rect(center=(r.centerx, r.centery - lift - (layout.px(8) if is_held else 0)))
+            surface.blit(img, rr)

@@ -1,0 +1,75 @@
+"""Fonts at the real pixel size, and a cache of rendered text.
+
+Text is always rendered at the scaled size (never a scaled bitmap), so it stays
+crisp at every window size.  ``fit_size`` shrinks a font until the text fits a
+width; widgets use it and report the fitted size so tests can check overflow.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pygame
+
+from . import theme
+
+_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+_text: dict[tuple, pygame.Surface] = {}
+_TEXT_CACHE_MAX = 3000
+
+
+def font(px: int, bold: bool = False) -> pygame.font.Font:
+    px = max(6, int(px))
+    key = (px, bold)
+    f = _fonts.get(key)
+    if f is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = pygame.font.Font(str(theme.FONT_BOLD if bold else theme.FONT_REGULAR), px)
+        _fonts[key] = f
+    return f
+
+
+def text_width(text: str, px: int, bold: bool = False) -> int:
+    return _width(text, max(6, int(px)), bold)
+
+
+@lru_cache(maxsize=8192)
+def _width(text: str, px: int, bold: bool) -> int:
+    return font(px, bold).size(text)[0]
+
+
+def render(text: str, px: int, color, bold: bool = False) -> pygame.Surface:
+    """A cached anti-aliased rendering of ``text``."""
+    key = (text, int(px), tuple(color), bold)
+    surf = _text.get(key)
+    if surf is None:
+        if len(_text) > _TEXT_CACHE_MAX:
+            _text.clear()
+        surf = font(px, bold).render(text, True, color)
+        _text[key] = surf
+    return surf
+
+
+def fit_size(text: str, px: int, max_width: int, bold: bool = False, min_px: int = 6) -> int:
+    """The largest size <= ``px`` at which ``text`` is at most ``max_width`` wide."""
+    px = int(px)
+    while px > min_px and text_width(text, px, bold) > max_width:
+        px -= 1
+    return px
+
+
+def wrap(text: str, px: int, max_width: int, bold: bool = False) -> list[str]:
+    """Greedy word wrap into lines no wider than ``max_width``."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        words = para.split(" ")
+        line = ""
+        for w in words:
+            cand = w if not line else line + " " + w
+            if text_width(cand, px, bold) <= max_width or not line:
+                line = cand
+            else:
+                lines.append(line)
+                line = w
+        lines.append(line)
+    return lines

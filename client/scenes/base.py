@@ -1,0 +1,159 @@
+"""The scene base class: widgets, keyboard focus, click targets, enabling."""
+from __future__ import annotations
+
+import pygame
+
+from .. import actions as A
+from .. import fonts, lang, theme, sprites
+from ..actions import Action
+from ..widgets import Button, TextField, draw_text
+
+
+class Scene:
+    title_key: str | None = None
+
+    def __init__(self, app):
+        self.app = app
+        self.widgets: list = []
+        self.focus_id: str | None = None
+        self.caret_t = 0.0
+
+    # ---------------------------------------------------------- helpers
+    @property
+    def layout(self):
+        return self.app.layout
+
+    def t(self, key: str, **kw) -> str:
+        return lang.t(key, **kw)
+
+    def tn(self, key: str, n: int, **kw) -> str:
+        return lang.tn(key, n, **kw)
+
+    def button(self, id: str, rect, label, style="primary", size=22, action=None) -> Button:
+        b = Button(id, rect, action or Action(A.PRESS, id), label=label, style=style, size=size)
+        self.widgets.append(b)
+        return b
+
+    def field(self, id: str, rect, value="", placeholder="", max_len=80, size=22) -> TextField:
+        f = TextField(id, rect, Action(A.FOCUS, id), value=value, placeholder=placeholder,
+                      max_len=max_len, size=size)
+        self.widgets.append(f)
+        return f
+
+    def widget(self, id: str):
+        for w in self.widgets:
+            if w.id == id:
+                return w
+        return None
+
+    def visible(self, w) -> bool:
+        return True
+
+    # ---------------------------------------------------------- input
+    def targets(self, layout):
+        return [(w.screen_rect(layout), w.action) for w in self.widgets
+                if w.action is not None and self.visible(w)]
+
+    def enabled(self, action: Action) -> bool:
+        if action.name == A.PRESS:
+            return self.button_enabled(action.arg)
+        return True
+
+    def button_enabled(self, id: str) -> bool:
+        return True
+
+    def text_focus(self) -> bool:
+        w = self.widget(self.focus_id) if self.focus_id else None
+        return isinstance(w, TextField)
+
+    def focus_order(self) -> list[str]:
+        return [w.id for w in self.widgets if w.focusable() and self.visible(w)
+                and (isinstance(w, TextField) or self.enabled(w.action))]
+
+    def move_focus(self, step: int) -> None:
+        order = self.focus_order()
+        if not order:
+            return
+        if self.focus_id not in order:
+            self.focus_id = order[0 if step > 0 else -1]
+        else:
+            self.focus_id = order[(order.index(self.focus_id) + step) % len(order)]
+
+    def handle(self, action: Action) -> None:
+        """Generic menu behaviour: arrows/Tab move focus, Enter presses, Escape goes back."""
+        n = action.name
+        if n in (A.UP, A.PREV, A.LEFT):
+            self.move_focus(-1)
+        elif n in (A.DOWN, A.NEXT, A.RIGHT):
+            self.move_focus(1)
+        elif n == A.CONFIRM:
+            w = self.widget(self.focus_id) if self.focus_id else None
+            if isinstance(w, TextField):
+                self.on_submit(w.id)
+            elif w is not None and w.action is not None and self.enabled(w.action):
+                self.focus_and_run(w.action)
+        elif n == A.CANCEL:
+            self.back()
+        elif n == A.PRESS:
+            self.focus_id = action.arg
+            self.on_press(action.arg)
+        elif n == A.FOCUS:
+            self.focus_id = action.arg
+        elif n == A.TEXT:
+            w = self.widget(self.focus_id)
+            if isinstance(w, TextField):
+                w.type(action.arg)
+        elif n == A.BACKSPACE:
+            w = self.widget(self.focus_id)
+            if isinstance(w, TextField):
+                w.backspace()
+
+    def focus_and_run(self, action: Action) -> None:
+        self.handle(action)
+
+    def on_press(self, id: str) -> None:
+        pass
+
+    def on_submit(self, id: str) -> None:
+        self.move_focus(1)
+
+    def back(self) -> None:
+        self.app.pop()
+
+    # ---------------------------------------------------------- frame
+    def update(self, dt: float) -> None:
+        self.caret_t += dt
+
+    def animating(self) -> bool:
+        return False
+
+    def draw_background(self, surface) -> None:
+        surface.blit(sprites.felt(surface.get_size()), (0, 0))
+
+    def draw_title(self, surface, text: str, y: float = 24, size: int = 40) -> None:
+        L = self.layout
+        draw_text(surface, text, L.rect((80, y, 1120, 56)), L.font_px(size), theme.TEXT_ON_FELT,
+                  bold=True, align="center", shadow=True)
+
+    def draw_widgets(self, surface) -> None:
+        L = self.layout
+        mouse = self.app.mouse
+        for w in self.widgets:
+            if not self.visible(w):
+                continue
+            r = w.screen_rect(L)
+            hover = r.collidepoint(mouse)
+            focused = w.id == self.focus_id
+            if isinstance(w, TextField):
+                w.draw(surface, L, hover, focused, True, caret_on=(self.caret_t % 1.0) < 0.6)
+            else:
+                w.draw(surface, L, hover, focused, w.action is None or self.enabled(w.action))
+
+    def draw(self, surface) -> None:
+        self.draw_background(surface)
+        if self.title_key:
+            self.draw_title(surface, self.t(self.title_key))
+        self.draw_widgets(surface)
+
+    def on_language_changed(self) -> None:
+        pass

@@ -1,0 +1,466 @@
+"""The game screen shared by solo, daily and table play.
+
+``GameScene`` draws the sheets, the dice, the Roll button, the advisor line and
+the confirmation on the box; subclasses say whose turn it is and carry out
+moves (``SoloGameScene`` with a local ``core.match.Match``; the table scene
+through the relay).
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+
+import pygame
+
+from core.game import Seat
+from core.match import Match
+from core.rules import BOXES, MAX_ROLLS
+from .. import actions as A
+from .. import theme
+from ..actions import Action
+from ..dice_view import DiceView
+from ..sheet_view import SheetView
+from ..turn_input import TurnInput
+from ..widgets import ProgressBar, draw_text, shadowed_panel
+from .base import Scene
+
+
+def seed_from_text(text: str) -> bytes:
+    """A typed seed: 64 hex digits are the seed itself, anything else is hashed."""
+    s = text.strip()
+    if len(s) == 64:
+        try:
+            return bytes.fromhex(s)
+        except ValueError:
+            pass
+    return hashlib.sha256(s.encode()).digest()
+
+
+def short_hex(b: bytes | None, n: int = 24) -> str:
+    if not b:
+        return "–"
+    h = b.hex()[:n]
+    return " ".join(h[i:i + 4] for i in range(0, len(h), 4)) + "…"
+
+
+def format_time(seconds: float) -> str:
+    m, s = divmod(max(0.0, seconds), 60)
+    return f"{int(m)}:{s:04.1f}"
+
+
+class GameScene(Scene):
+    """Abstract: subclasses provide ``state``, ``my_turn()``, ``send_roll``,
+    ``send_write`` and ``send_give_up``."""
+
+    def __init__(self, app, ruleset: str, ncols: int):
+        super().__init__(app)
+        self.ruleset = ruleset
+        self.ncols = ncols
+        if ncols <= 1:
+            self.sheet_view = SheetView((24, 16, 440, 688), 290)
+            self.cx = 870
+        else:
+            w = 300 + 110 * ncols if ncols < 4 else 640
+            self.sheet_view = SheetView((24, 16, w, 688), 210 if ncols > 2 else 250)
+            self.cx = (24 + w + 1256) / 2 + 6
+        die = 92 if ncols <= 2 else 84
+        self.dice_view = DiceView((self.cx, 176), die=die, gap=18 if ncols <= 2 else 14)
+        self.input = TurnInput()
+        self.loader = app.advisor_loader(ruleset)
+        self._advice_key = None
+        self._advice = None
+        self.dialog: str | None = None          # "give_up" while the confirm box is open
+        self._seen_turn = None
+        self.button("roll", (self.cx - 130, 262, 260, 60), lambda: self.t("game.roll"),
+                    size=28, action=Action(A.ROLL))
+        self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
+        self.button("give_up", (self.cx + 10, 612, 240, 46), lambda: self.t(self.give_up_key),
+                    style="secondary", size=19)
+        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t("common.yes"), size=22)
+        self.button("dialog_no", (650, 380, 190, 54), lambda: self.t("common.no"), style="secondary", size=22)
+
+    give_up_key = "game.give_up"
+    give_up_question = "game.give_up_confirm"
+
+    # ---------------------------------------------------------- to override
+    @property
+    def state(self):
+        raise NotImplementedError
+
+    def my_turn(self) -> bool:
+        raise NotImplementedError
+
+    def send_roll(self, hold) -> None:
+        raise NotImplementedError
+
+    def send_write(self, box: str) -> None:
+        raise NotImplementedError
+
+    def send_give_up(self) -> None:
+        raise NotImplementedError
+
+    def seat_labels(self) -> list[str]:
+        return [s.name for s in self.state.setup.seats]
+
+    def seat_status(self):
+        return None
+
+    # ---------------------------------------------------------- helpers
+    def _hints_label(self) -> str:
+        return self.t("game.hints_on" if self.app.profile.settings["show_hints"] else "game.hints_off")
+
+    def visible(self, w) -> bool:
+        if w.id.startswith("dialog_"):
+            return self.dialog is not None
+        return True
+
+    def targets(self, layout):
+        if self.dialog is not None:
+            return [(w.screen_rect(layout), w.action) for w in self.widgets if w.id.startswith("dialog_")]
+        out = []
+        st = self.state
+        if self.my_turn() and st.dice is not None and not st.over:
+            col = st.active
+            out += self.sheet_view.targets(layout, self.ncols, col, st.sheets[col].free_boxes())
+            out += self.dice_view.targets(layout)
+        out += super().targets(layout)
+        return out
+
+    def advice(self):
+        """The advisor's advice for the current situation (None until ready)."""
+        st = self.state
+        if self.loader is None or st.over or not self.loader.ready:
+            return None
+        key = (st.seq, st.active, st.dice)
+        if key != self._advice_key:
+            self._advice_key = key
+            try:
+                adv = self.loader.result(0)
+                self._advice = adv.advise(st.sheets[st.active], st.dice, st.rolls_left) if st.dice else None
+            except Exception:
+                self._advice = None
+        return self._advice
+
+    def hint_mask(self):
+        st = self.state
+        if not self.app.profile.settings["show_hints"] or st.dice is None or st.rolls_left <= 0:
+            return None
+        adv = self.advice()
+        if adv is None or not adv.holds:
+            return None
+        return adv.holds[0].mask
+
+    # ---------------------------------------------------------- enabling
+    def enabled(self, action: Action) -> bool:
+        n = action.name
+        st = self.state
+        if self.dialog is not None and n in (A.ROLL, A.TOGGLE_DIE, A.BOX, A.TOGGLE_HINTS):
+            return False
+        if n == A.ROLL:
+            return (self.my_turn() and not st.over and st.rolls_left > 0
+                    and not (st.dice is not None and all(self.input.held)))
+        if n == A.TOGGLE_DIE:
+            return self.my_turn() and st.dice is not None and st.rolls_left > 0
+        if n == A.BOX:
+            return self.my_turn() and st.dice is not None
+        if n == A.PRESS:
+            if action.arg.startswith("dialog_"):
+                return self.dialog is not None
+            if action.arg == "give_up":
+                return not st.over and self.can_give_up()
+            return True
+        return True
+
+    def can_give_up(self) -> bool:
+        return not self.state.has_given_up(self.my_seat)
+
+    # ---------------------------------------------------------- actions
+    def handle(self, action: Action) -> None:
+        n = action.name
+        st = self.state
+        if self.dialog is not None:
+            if n in (A.LEFT, A.RIGHT, A.NEXT, A.PREV, A.UP, A.DOWN):
+                self.focus_id = "dialog_no" if self.focus_id == "dialog_yes" else "dialog_yes"
+            elif n == A.CONFIRM:
+                self.on_press(self.focus_id or "dialog_no")
+            elif n == A.CANCEL:
+                self.dialog = None
+            elif n == A.PRESS:
+                self.on_press(action.arg)
+            return
+        if n == A.ROLL:
+            hold = list(self.input.held) if st.dice is not None else [False] * 5
+            self.input.cancel()
+            self.send_roll(hold)
+            self.dice_view.start_roll(self.app.now, hold, self.app.profile.animation_seconds)
+            self.app.play_sound("dice")
+        elif n == A.TOGGLE_DIE:
+            i = action.arg
+            self.input.held[i] = not self.input.held[i]
+            self.input.cancel()
+        elif n == A.BOX:
+            self.click_box(action.arg)
+        elif n in (A.UP, A.LEFT, A.PREV):
+            self.input.move(st, -1)
+        elif n in (A.DOWN, A.RIGHT, A.NEXT):
+            self.input.move(st, 1)
+        elif n == A.CONFIRM:
+            if self.my_turn() and self.input.selection:
+                self.click_box(self.input.selection)
+            elif self.my_turn() and st.dice is None:
+                self.app.show(self.t("refusal.must_roll_first"))
+        elif n == A.CANCEL:
+            if not self.input.cancel() and not st.over and self.can_give_up():
+                self.dialog = "give_up"
+                self.focus_id = "dialog_no"
+        elif n == A.TOGGLE_HINTS:
+            self.toggle_hints()
+        elif n == A.PRESS:
+            self.on_press(action.arg)
+
+    def toggle_hints(self) -> None:
+        s = self.app.profile.settings
+        s["show_hints"] = not s["show_hints"]
+        self.app.profile.save()
+
+    def on_press(self, id: str) -> None:
+        if id == "hints":
+            self.toggle_hints()
+        elif id == "give_up":
+            self.dialog = "give_up"
+            self.focus_id = "dialog_no"
+        elif id == "dialog_yes":
+            self.dialog = None
+            self.focus_id = None
+            self.send_give_up()
+        elif id == "dialog_no":
+            self.dialog = None
+            self.focus_id = None
+
+    def click_box(self, box: str) -> None:
+        st = self.state
+        before = st.sheets[st.active]
+        kind, arg = self.input.click(st, box)
+        if kind == "refuse":
+            self.app.show(self.t(f"refusal.{arg}"), "error")
+        elif kind == "write":
+            pts = self.input.previews(st).get(box, 0)
+            self.send_write(box)
+            self.after_write(before, box, pts)
+
+    def after_write(self, before, box, pts) -> None:
+        rs = self.state.ruleset
+        after_sheet = self.state.sheets[self.my_seat] if not self.state.over or True else None
+        bonus = (after_sheet is not None and (after_sheet.upper_bonus(rs) > before.upper_bonus(rs)
+                 or after_sheet.extra_bonus > before.extra_bonus))
+        self.app.play_sound("bonus" if bonus else ("write" if pts else "scratch"))
+
+    # ---------------------------------------------------------- frame
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        st = self.state
+        key = (st.turn, st.active)
+        if key != self._seen_turn:
+            self._seen_turn = key
+            self.input.reset_turn()
+            self.dice_view.rolled_at = None
+        if self.my_turn() and st.dice is not None:
+            adv = self.advice()
+            best = adv.boxes[0].box if adv and adv.boxes else None
+            self.input.ensure_selection(st, best)
+
+    def animating(self) -> bool:
+        return self.dice_view.animating(self.app.now) or (self.loader is not None and not self.loader.ready)
+
+    def draw_table_top(self, surface) -> None:
+        pass
+
+    def draw(self, surface) -> None:
+        L = self.layout
+        st = self.state
+        self.draw_background(surface)
+        self.draw_table_top(surface)
+        mine = self.my_turn()
+        active = st.active
+        previews = self.input.previews(st) if (st.dice is not None and not st.over) else {}
+        self.sheet_view.draw(surface, L, st, active_col=active, previews=previews,
+                             selection=self.input.selection if mine else None,
+                             pending=self.input.pending if mine else None,
+                             seat_labels=self.seat_labels(), seat_status=self.seat_status(),
+                             show_selection=mine and st.dice is not None)
+        self.draw_top_bar(surface)
+        held = self.input.held if mine else [False] * 5
+        hint = self.hint_mask() if mine else None
+        self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
+        # rolls left under the Roll button
+        rl = st.rolls_left if not st.over else 0
+        pip_y = 336
+        for i in range(MAX_ROLLS):
+            c = L.point(self.cx - 24 + i * 24, pip_y)
+            pygame.draw.circle(surface, theme.GOLD if i < rl else theme.FELT_DARK, c, L.px(7))
+        draw_text(surface, self.tn("game.rolls_left", rl), L.rect((self.cx - 200, 346, 400, 28)),
+                  L.font_px(18), theme.TEXT_ON_FELT_SOFT, align="center")
+        self.draw_advisor(surface)
+        self.draw_footer(surface)
+        self.draw_widgets_no_dialog(surface)
+        if self.dialog:
+            self.draw_dialog(surface)
+
+    def draw_widgets_no_dialog(self, surface) -> None:
+        d = self.dialog
+        self.dialog = None
+        try:
+            self.draw_widgets(surface)
+        finally:
+            self.dialog = d
+
+    def draw_top_bar(self, surface) -> None:
+        L = self.layout
+        st = self.state
+        n = len(st.setup.seats)
+        turn = min(13, st.turn // max(1, n) + 1) if not st.over else 13
+        left = self.cx - 300
+        draw_text(surface, self.t("game.turn", n=turn, total=13), L.rect((left, 22, 300, 40)),
+                  L.font_px(22), theme.TEXT_ON_FELT, bold=True)
+
+    def draw_advisor(self, surface) -> None:
+        L = self.layout
+        st = self.state
+        box = L.rect((self.cx - 300, 384, 600, 150))
+        if not self.my_turn() or st.over:
+            return
+        if self.loader is not None and not self.loader.ready:
+            pct = int(self.loader.progress * 100)
+            ProgressBar.draw(surface, L.rect((self.cx - 260, 440, 520, 30)), self.loader.progress, L,
+                             self.t("error.advisor_building", percent=pct))
+            return
+        if not self.app.profile.settings["show_hints"] or self.loader is None:
+            return
+        s = pygame.Surface(box.size, pygame.SRCALPHA)
+        pygame.draw.rect(s, (0, 0, 0, 60), s.get_rect(), border_radius=L.px(12))
+        surface.blit(s, box)
+        if st.dice is None:
+            draw_text(surface, self.t("game.advisor.wait"), box.inflate(-L.px(30), 0), L.font_px(20),
+                      theme.TEXT_ON_FELT_SOFT, align="center")
+            return
+        adv = self.advice()
+        if adv is None:
+            return
+        y = 394
+        for i, opt in enumerate(adv.boxes[:3]):
+            name = self.t(f"box.{opt.box}")
+            if opt.points == 0:
+                name = self.t("game.advisor.scratch", box=name)
+            key = "game.advisor.best" if i == 0 else "game.advisor.also"
+            draw_text(surface, self.t(key, box=name, points=opt.points),
+                      L.rect((self.cx - 280, y, 560, 32)), L.font_px(22 if i == 0 else 19),
+                      theme.GOLD if i == 0 else theme.TEXT_ON_FELT, bold=(i == 0))
+            y += 34 if i == 0 else 30
+        total = st.sheets[st.active].total(st.ruleset)
+        draw_text(surface, self.t("game.advisor.expected", score=int(round(total + adv.expected))),
+                  L.rect((self.cx - 280, 494, 560, 28)), L.font_px(17), theme.TEXT_ON_FELT_SOFT)
+
+    def draw_footer(self, surface) -> None:
+        L = self.layout
+        draw_text(surface, self.t("game.controls"), L.rect((self.cx - 360, 562, 720, 30)),
+                  L.font_px(16), theme.TEXT_ON_FELT_SOFT, align="center")
+
+    def draw_dialog(self, surface) -> None:
+        L = self.layout
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 140))
+        surface.blit(shade, (0, 0))
+        r = L.rect((400, 250, 480, 220))
+        shadowed_panel(surface, r, theme.PAPER, L.px(16), L.px(6))
+        draw_text(surface, self.t(self.give_up_question), L.rect((420, 280, 440, 70)), L.font_px(24),
+                  theme.INK, bold=True, align="center")
+        for w in self.widgets:
+            if w.id.startswith("dialog_"):
+                rr = w.screen_rect(L)
+                w.draw(surface, L, rr.collidepoint(self.app.mouse), w.id == self.focus_id, True)
+
+
+class SoloGameScene(GameScene):
+    """A solo (or offline daily) game on this machine: no clock, a run timer."""
+
+    def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
+                 mode: str = "solo"):
+        if match is None:
+            seeded = bool(seed_text and seed_text.strip())
+            seed = seed_from_text(seed_text) if seeded else secrets.token_bytes(32)
+            match = Match.create("bonanza", [Seat(app.profile.name)], seed, mode="solo",
+                                 settings={}, meta={"client": "bonanza", "seeded": seeded})
+        self.match = match
+        self.mode = mode
+        self.seed_text = seed_text
+        super().__init__(app, match.setup.ruleset, 1)
+        self.run_started: float | None = None
+        self.run_time: float | None = None
+        self.finished = False
+
+    @property
+    def state(self):
+        return self.match.state
+
+    my_seat = 0
+
+    def my_turn(self) -> bool:
+        return not self.match.state.over
+
+    def seat_labels(self):
+        return [self.match.setup.seats[0].name]
+
+    def elapsed(self) -> float:
+        if self.run_started is None:
+            return 0.0
+        if self.run_time is not None:
+            return self.run_time
+        return self.app.now - self.run_started
+
+    def send_roll(self, hold) -> None:
+        if self.run_started is None:
+            self.run_started = self.app.now
+        _, refusal = self.match.roll(hold)
+        if refusal:
+            self.app.show(self.t(f"refusal.{refusal.code}"), "error")
+
+    def send_write(self, box: str) -> None:
+        _, refusal = self.match.write(box)
+        if refusal:
+            self.app.show(self.t(f"refusal.{refusal.code}"), "error")
+        if self.match.state.over:
+            self.run_time = self.app.now - (self.run_started or self.app.now)
+
+    def send_give_up(self) -> None:
+        self.match.give_up(0)
+        self.run_time = self.elapsed()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.match.state.over and not self.finished:
+            self.finished = True
+            self.finish()
+
+    def finish(self) -> None:
+        from .results import ResultsScene
+        ms = int(round(self.elapsed() * 1000))
+        self.match.finish({"duration_ms": ms})
+        self.app.replace(ResultsScene.from_match(self.app, self.match, self.elapsed(), self.mode,
+                                                 self.seed_text))
+
+    def animating(self) -> bool:
+        return super().animating() or (self.run_started is not None and self.run_time is None)
+
+    def draw_top_bar(self, surface) -> None:
+        super().draw_top_bar(surface)
+        L = self.layout
+        draw_text(surface, self.t("game.timer", time=format_time(self.elapsed())),
+                  L.rect((self.cx + 20, 22, 280, 40)), L.font_px(22), theme.GOLD, bold=True, align="right")
+
+    def draw_footer(self, surface) -> None:
+        super().draw_footer(surface)
+        L = self.layout
+        draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(self.match.commitment)),
+                  L.rect((self.cx - 360, 672, 720, 26)), L.font_px(14), theme.TEXT_ON_FELT_SOFT,
+                  align="center")

@@ -1,0 +1,134 @@
+"""Results: standings with shared places, score, time, personal best, the
+revealed seed with the verification verdict, play again."""
+from __future__ import annotations
+
+from core.game import standings
+from core.verify import verify_bytes
+from .. import theme
+from ..widgets import draw_text, shadowed_panel
+from .base import Scene
+from .game import format_time, short_hex
+
+
+def verdict_text(t, verdict) -> str:
+    if verdict is None:
+        return "–"
+    if verdict.ok:
+        return t("verify.ok")
+    return t(f"verify.fail.{verdict.code}", detail=verdict.detail)
+
+
+class ResultsScene(Scene):
+    title_key = "results.title"
+
+    def __init__(self, app, state, log_bytes: bytes | None, *, elapsed: float | None = None,
+                 record=None, mode: str = "solo", seed_text: str | None = None, my_seat: int = 0,
+                 reveal_seed: bytes | None = None, commitment: bytes | None = None):
+        super().__init__(app)
+        self.state = state
+        self.log_bytes = log_bytes
+        self.verdict = verify_bytes(log_bytes) if log_bytes else None
+        self.elapsed = elapsed
+        self.record = record
+        self.mode = mode
+        self.seed_text = seed_text
+        self.my_seat = my_seat
+        self.reveal_seed = reveal_seed
+        self.commitment = commitment
+        self.standings = standings(state)
+        self.button("again", (250, 628, 250, 56), lambda: self.t("results.play_again"), size=22)
+        self.button("verify", (515, 628, 250, 56), lambda: self.t("results.verify"), style="secondary", size=20)
+        self.button("menu", (780, 628, 250, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
+        self.focus_id = "again" if mode != "daily" and mode != "table" else "verify"
+
+    @classmethod
+    def from_match(cls, app, match, elapsed, mode="solo", seed_text=None):
+        data = match.log.to_bytes()
+        record = app.profile.record_game(data)
+        reveal = match.reveal or {}
+        return cls(app, match.state, data, elapsed=elapsed, record=record, mode=mode,
+                   seed_text=seed_text, reveal_seed=reveal.get("seed"), commitment=match.commitment)
+
+    def button_enabled(self, id):
+        if id == "again":
+            return self.mode == "solo"
+        if id == "verify":
+            return self.verdict is not None and bool(self.verdict.states)
+        return True
+
+    def on_press(self, id):
+        if id == "again":
+            from .game import SoloGameScene
+            self.app.replace(SoloGameScene(self.app, seed_text=self.seed_text))
+        elif id == "verify":
+            from .replay import ReplayScene
+            self.app.push(ReplayScene(self.app, self.verdict, path=None))
+        elif id == "menu":
+            self.app.to_title()
+
+    def back(self):
+        self.app.to_title()
+
+    def draw(self, surface):
+        L = self.layout
+        self.draw_background(surface)
+        self.draw_title(surface, self.t("results.title"), y=18)
+        st = self.state
+        me = st.sheets[self.my_seat].total(st.ruleset)
+        # left card: the player's score, time and best
+        card = L.rect((60, 96, 520, 330))
+        shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
+        draw_text(surface, self.t("game.score"), L.rect((90, 112, 460, 36)), L.font_px(22), theme.INK_SOFT,
+                  align="center")
+        draw_text(surface, str(me), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK, bold=True,
+                  align="center")
+        y = 252
+        if self.elapsed is not None and self.mode != "table":
+            draw_text(surface, self.t("game.timer", time=format_time(self.elapsed)),
+                      L.rect((90, y, 460, 36)), L.font_px(24), theme.INK, align="center")
+            y += 42
+        rec = self.record
+        if rec is not None and getattr(rec, "new_best", False):
+            draw_text(surface, self.t("game.new_best"), L.rect((90, y, 460, 44)), L.font_px(32),
+                      theme.PENDING, bold=True, align="center")
+            y += 48
+        best = self.app.profile.best(st.ruleset.name, self.mode) if self.mode != "table" else None
+        if best is not None:
+            draw_text(surface, self.t("game.personal_best", score=best), L.rect((90, y, 460, 36)),
+                      L.font_px(22), theme.INK_SOFT, align="center")
+        # right card: standings
+        card2 = L.rect((620, 96, 600, 330))
+        shadowed_panel(surface, card2, theme.PAPER, L.px(16), L.px(6))
+        draw_text(surface, self.t("results.standings"), L.rect((650, 110, 540, 40)), L.font_px(24),
+                  theme.INK, bold=True)
+        places = [s.place for s in self.standings]
+        for i, s in enumerate(self.standings[:4]):
+            yy = 160 + i * 62
+            shared = places.count(s.place) > 1 and s.gave_up is None
+            color = theme.GOLD if s.place == 1 and s.gave_up is None else theme.INK_SOFT
+            draw_text(surface, self.t("results.place_n", n=s.place), L.rect((650, yy, 60, 50)), L.font_px(30),
+                      color, bold=True)
+            name = s.name + ("" if not shared else f" ({self.t('results.shared_place')})")
+            draw_text(surface, name, L.rect((716, yy, 330, 30)), L.font_px(22), theme.INK, bold=True)
+            if s.gave_up:
+                draw_text(surface, self.t("table.left" if s.gave_up == "left" else "table.gave_up"),
+                          L.rect((716, yy + 28, 330, 24)), L.font_px(16), theme.BAD)
+            draw_text(surface, str(s.total), L.rect((1050, yy, 140, 50)), L.font_px(30), theme.INK,
+                      bold=True, align="right")
+        # fairness: fingerprint, revealed seed, verdict
+        fair = L.rect((60, 446, 1160, 160))
+        shadowed_panel(surface, fair, theme.FELT_DARK, L.px(14), L.px(4))
+        if self.commitment is not None:
+            draw_text(surface, self.t("results.fingerprint", fingerprint=self.commitment.hex()),
+                      L.rect((84, 458, 1112, 30)), L.font_px(17), theme.TEXT_ON_FELT_SOFT)
+        seed = self.reveal_seed.hex() if self.reveal_seed else "–"
+        if self.verdict is not None and self.verdict.log is not None and self.reveal_seed is None:
+            dice = self.verdict.log.header.get("dice", {})
+            seed = dice.get("date", seed)
+        draw_text(surface, self.t("results.revealed_seed", seed=seed), L.rect((84, 492, 1112, 30)),
+                  L.font_px(17), theme.TEXT_ON_FELT)
+        ok = self.verdict is not None and self.verdict.ok
+        mark = "✔ " if ok else "✖ "
+        draw_text(surface, mark + self.t("results.verdict", verdict=verdict_text(self.t, self.verdict)),
+                  L.rect((84, 532, 1112, 56)), L.font_px(22), theme.OK if ok else theme.BAD, bold=True)
+        self.draw_widgets(surface)

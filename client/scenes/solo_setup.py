@@ -1,0 +1,42 @@
+"""Before a solo game: start at once (Enter) or type a seed for a seeded run."""
+from __future__ import annotations
+
+from .. import theme
+from ..widgets import draw_text
+from .base import Scene
+
+
+class SoloSetupScene(Scene):
+    title_key = "menu.solo"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.seed = self.field("seed", (390, 300, 500, 54), placeholder=lambda: self.t("solo.seed_placeholder"),
+                               max_len=64)
+        self.button("start", (490, 400, 300, 60), lambda: self.t("solo.start"), size=26)
+        self.button("back", (540, 480, 200, 48), lambda: self.t("common.back"), style="secondary")
+        self.focus_id = "start"
+
+    def on_press(self, id):
+        if id == "start":
+            from .game import SoloGameScene
+            self.app.replace(SoloGameScene(self.app, seed_text=self.seed.value or None))
+        elif id == "back":
+            self.back()
+
+    def on_submit(self, id):
+        self.on_press("start")
+
+    def draw(self, surface):
+        super().draw(surface)
+        L = self.layout
+        draw_text(surface, self.t("solo.seed_label"), L.rect((390, 256, 500, 36)), L.font_px(20),
+                  theme.TEXT_ON_FELT, bold=True)
+        best = self.app.profile.best("bonanza", "solo")
+        if best is not None:
+            draw_text(surface, self.t("game.personal_best", score=best), L.rect((390, 130, 500, 40)),
+                      L.font_px(24), theme.GOLD, bold=True, align="center")
+        draw_text(surface, self.t("game.ruleset.bonanza"), L.rect((390, 180, 500, 36)), L.font_px(20),
+                  theme.TEXT_ON_FELT_SOFT, align="center")
+        draw_text(surface, self.t("game.controls"), L.rect((140, 600, 1000, 30)), L.font_px(17),
+                  theme.TEXT_ON_FELT_SOFT, align="center")

@@ -1,0 +1,77 @@
+"""The title screen: Solo, Daily challenge, Host, Join, Verify, Rules, Settings, Quit."""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from .. import sprites, theme
+from ..widgets import draw_text
+from .base import Scene
+
+MENU = (("solo", "menu.solo"), ("daily", "menu.daily"), ("host", "menu.host"),
+        ("join", "menu.join"), ("verify", "menu.verify"), ("rules", "menu.rules"),
+        ("settings", "menu.settings"), ("quit", "menu.quit"))
+
+
+class TitleScene(Scene):
+    def __init__(self, app):
+        super().__init__(app)
+        y = 206
+        for i, (id, key) in enumerate(MENU):
+            style = "primary" if i == 0 else "secondary"
+            self.button(id, (450, y + i * 60, 380, 50), lambda k=key: self.t(k), style=style, size=23)
+        self.focus_id = "solo"
+        self.t_anim = 0.0
+
+    def update(self, dt):
+        super().update(dt)
+        self.t_anim += dt
+
+    def on_press(self, id):
+        app = self.app
+        if id == "solo":
+            from .solo_setup import SoloSetupScene
+            app.push(SoloSetupScene(app))
+        elif id == "daily":
+            from .daily import DailyScene
+            app.push(DailyScene(app))
+        elif id == "host":
+            from .lobby import HostSetupScene
+            app.push(HostSetupScene(app))
+        elif id == "join":
+            from .lobby import JoinScene
+            app.push(JoinScene(app))
+        elif id == "verify":
+            from .verify import VerifyScene
+            app.push(VerifyScene(app))
+        elif id == "rules":
+            from .rules import RulesScene
+            app.push(RulesScene(app))
+        elif id == "settings":
+            from .settings import SettingsScene
+            app.push(SettingsScene(app))
+        elif id == "quit":
+            app.quit()
+
+    def back(self):
+        pass  # Escape on the title does not quit by accident
+
+    def draw(self, surface):
+        L = self.layout
+        self.draw_background(surface)
+        # logo: five dice fanned above the name
+        px = L.px(54)
+        for i, v in enumerate((1, 3, 5, 6, 2)):
+            ang = (i - 2) * 9
+            img = sprites.die(v, px, tilt=-ang)
+            cx, cy = L.point(640 + (i - 2) * 66, 62 + abs(i - 2) * 7)
+            surface.blit(img, img.get_rect(center=(cx, cy)))
+        draw_text(surface, self.t("app.title"), L.rect((240, 104, 800, 80)), L.font_px(64),
+                  theme.GOLD, bold=True, align="center", shadow=True)
+        name = self.app.profile.name
+        draw_text(surface, self.t("menu.greeting", name=name), L.rect((880, 668, 380, 36)),
+                  L.font_px(18), theme.TEXT_ON_FELT_SOFT, align="right")
+        draw_text(surface, self.t("game.controls"), L.rect((20, 668, 840, 36)), L.font_px(15),
+                  theme.TEXT_ON_FELT_SOFT)
+        self.draw_widgets(surface)

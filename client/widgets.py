@@ -1,0 +1,221 @@
+"""Buttons, labels, text fields, toasts and progress bars.
+
+Every text that sits in a box is drawn by ``draw_text``: it shrinks the font
+until the text fits the box and records what it did in ``FIT_REPORT`` (text,
+fitted pixel size, rendered width, box width), which the overflow test reads.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pygame
+
+from . import fonts, theme
+from .actions import Action
+
+FIT_REPORT: list[tuple[str, int, int, int]] = []
+FIT_REPORT_MAX = 5000
+
+
+def _report(text: str, px: int, width: int, max_width: int) -> None:
+    if len(FIT_REPORT) < FIT_REPORT_MAX:
+        FIT_REPORT.append((text, px, width, max_width))
+
+
+def draw_text(surface: pygame.Surface, text: str, rect: pygame.Rect, px: int, color,
+              bold: bool = False, align: str = "left", valign: str = "center",
+              min_px: int = 6, shadow: bool = False) -> pygame.Rect:
+    """Draw ``text`` inside ``rect`` (window pixels), shrunk to fit its width."""
+    if not text:
+        return pygame.Rect(rect.x, rect.y, 0, 0)
+    fitted = fonts.fit_size(text, min(px, max(6, int(rect.h * 0.95))), rect.w, bold, min_px)
+    surf = fonts.render(text, fitted, color, bold)
+    _report(text, fitted, surf.get_width(), rect.w)
+    if align == "center":
+        x = rect.centerx - surf.get_width() // 2
+    elif align == "right":
+        x = rect.right - surf.get_width()
+    else:
+        x = rect.x
+    if valign == "center":
+        y = rect.centery - surf.get_height() // 2
+    elif valign == "bottom":
+        y = rect.bottom - surf.get_height()
+    else:
+        y = rect.y
+    if shadow:
+        sh = fonts.render(text, fitted, (0, 0, 0), bold)
+        sh.set_alpha(110)
+        off = max(1, fitted // 14)
+        surface.blit(sh, (x + off, y + off))
+    return surface.blit(surf, (x, y))
+
+
+def draw_wrapped(surface, text: str, rect: pygame.Rect, px: int, color, bold=False,
+                 line_gap: float = 1.25, align: str = "left") -> int:
+    """Word-wrapped text from the top of ``rect``; returns the height used."""
+    lines = fonts.wrap(text, px, rect.w, bold)
+    y = rect.y
+    step = int(px * line_gap)
+    for line in lines:
+        draw_text(surface, line, pygame.Rect(rect.x, y, rect.w, step), px, color, bold, align)
+        y += step
+    return y - rect.y
+
+
+def rounded(surface, rect, color, radius: int, width: int = 0) -> None:
+    pygame.draw.rect(surface, color, rect, width, border_radius=radius)
+
+
+def shadowed_panel(surface, rect: pygame.Rect, color, radius: int, shadow: int = 4,
+                   border=None) -> None:
+    sh = pygame.Surface((rect.w + shadow * 2, rect.h + shadow * 2), pygame.SRCALPHA)
+    pygame.draw.rect(sh, (0, 0, 0, 70), sh.get_rect(), border_radius=radius + shadow)
+    surface.blit(sh, (rect.x, rect.y + shadow))
+    pygame.draw.rect(surface, color, rect, border_radius=radius)
+    if border:
+        pygame.draw.rect(surface, border, rect, max(1, shadow // 2), border_radius=radius)
+
+
+@dataclass
+class Widget:
+    id: str
+    rect: tuple                         # design units
+    action: Action | None = None
+
+    def screen_rect(self, layout) -> pygame.Rect:
+        return layout.rect(self.rect)
+
+    def focusable(self) -> bool:
+        return self.action is not None
+
+
+@dataclass
+class Button(Widget):
+    label: Callable[[], str] | str = ""
+    style: str = "primary"               # primary | secondary | ghost
+    size: int = 22
+
+    def text(self) -> str:
+        return self.label() if callable(self.label) else self.label
+
+    def draw(self, surface, layout, hover: bool, focused: bool, enabled: bool) -> None:
+        r = self.screen_rect(layout)
+        radius = layout.px(10)
+        if not enabled:
+            bg, fg = theme.BUTTON_DISABLED, theme.BUTTON_DISABLED_TEXT
+        elif self.style == "primary":
+            bg, fg = (theme.BUTTON_HOVER if hover else theme.BUTTON), theme.BUTTON_TEXT
+        elif self.style == "ghost":
+            bg, fg = None, theme.TEXT_ON_FELT
+        else:
+            bg = theme.BUTTON_SECONDARY_HOVER if hover else theme.BUTTON_SECONDARY
+            fg = theme.TEXT_ON_FELT
+        if bg is not None:
+            if enabled:
+                shadowed_panel(surface, r, bg, radius, layout.px(3))
+                hl = pygame.Rect(r.x + radius // 2, r.y + layout.px(3), r.w - radius, max(1, r.h // 3))
+                s = pygame.Surface(hl.size, pygame.SRCALPHA)
+                pygame.draw.rect(s, (255, 255, 255, 40), s.get_rect(), border_radius=radius)
+                surface.blit(s, hl)
+            else:
+                rounded(surface, r, bg, radius)
+        elif hover and enabled:
+            s = pygame.Surface(r.size, pygame.SRCALPHA)
+            pygame.draw.rect(s, (255, 255, 255, 30), s.get_rect(), border_radius=radius)
+            surface.blit(s, r)
+        if focused and enabled:
+            rounded(surface, r.inflate(layout.px(8), layout.px(8)), theme.FOCUS_RING, radius + layout.px(4),
+                    max(2, layout.px(3)))
+        pad = layout.px(12)
+        draw_text(surface, self.text(), r.inflate(-2 * pad, -layout.px(4)), layout.font_px(self.size),
+                  fg, bold=True, align="center")
+
+
+@dataclass
+class TextField(Widget):
+    value: str = ""
+    placeholder: Callable[[], str] | str = ""
+    max_len: int = 80
+    size: int = 22
+
+    def focusable(self) -> bool:
+        return True
+
+    def type(self, text: str) -> None:
+        self.value = (self.value + text)[: self.max_len]
+
+    def backspace(self) -> None:
+        self.value = self.value[:-1]
+
+    def draw(self, surface, layout, hover: bool, focused: bool, enabled: bool = True,
+             caret_on: bool = True) -> None:
+        r = self.screen_rect(layout)
+        radius = layout.px(8)
+        rounded(surface, r, theme.PAPER, radius)
+        rounded(surface, r, theme.SELECT if focused else theme.PAPER_LINE, radius, max(2, layout.px(2)))
+        pad = layout.px(12)
+        inner = r.inflate(-2 * pad, -layout.px(6))
+        if self.value:
+            # show the end of a long value
+            px = layout.font_px(self.size)
+            shown = self.value
+            while len(shown) > 1 and fonts.text_width(shown, px) > inner.w - layout.px(6):
+                shown = shown[1:]
+            tr = draw_text(surface, shown, inner, px, theme.INK)
+            end = tr.right
+        else:
+            ph = self.placeholder() if callable(self.placeholder) else self.placeholder
+            draw_text(surface, ph, inner, layout.font_px(self.size), theme.INK_SOFT)
+            end = inner.x
+        if focused and caret_on:
+            h = int(inner.h * 0.7)
+            pygame.draw.rect(surface, theme.INK, (end + 2, inner.centery - h // 2, max(2, layout.px(2)), h))
+
+
+class ProgressBar:
+    @staticmethod
+    def draw(surface, rect: pygame.Rect, fraction: float, layout, label: str = "") -> None:
+        radius = rect.h // 2
+        rounded(surface, rect, theme.PROGRESS_BG, radius)
+        fw = int(rect.w * max(0.0, min(1.0, fraction)))
+        if fw > 0:
+            rounded(surface, pygame.Rect(rect.x, rect.y, max(fw, rect.h), rect.h), theme.PROGRESS_FG, radius)
+        if label:
+            draw_text(surface, label, rect.inflate(-layout.px(16), 0), int(rect.h * 0.72),
+                      theme.WHITE, bold=True, align="center", shadow=True)
+
+
+class Toast:
+    """A short message in the player's language at the bottom of the window."""
+
+    def __init__(self):
+        self.text = ""
+        self.kind = "info"
+        self.left = 0.0
+
+    def show(self, text: str, kind: str = "info", seconds: float = 3.5) -> None:
+        self.text, self.kind, self.left = text, kind, seconds
+
+    def update(self, dt: float) -> None:
+        if self.left > 0:
+            self.left = max(0.0, self.left - dt)
+
+    @property
+    def visible(self) -> bool:
+        return self.left > 0 and bool(self.text)
+
+    def draw(self, surface, layout) -> None:
+        if not self.visible:
+            return
+        r = layout.rect((240, 648, 800, 48))
+        s = pygame.Surface(r.size, pygame.SRCALPHA)
+        alpha = int(235 * min(1.0, self.left / 0.3))
+        pygame.draw.rect(s, (*theme.TOAST_BG, alpha), s.get_rect(), border_radius=layout.px(12))
+        edge = {"error": theme.BAD, "good": theme.OK}.get(self.kind, theme.GOLD)
+        pygame.draw.rect(s, (*edge, alpha), pygame.Rect(0, 0, layout.px(8), r.h),
+                         border_top_left_radius=layout.px(12), border_bottom_left_radius=layout.px(12))
+        surface.blit(s, r)
+        draw_text(surface, self.text, r.inflate(-layout.px(40), -layout.px(8)), layout.font_px(20),
+                  theme.WHITE, align="center")
