@@ -1,0 +1,60 @@
+"""Automatic moves: the clock's (advisor's first box) and the bots'.
+
+The advisor's tables are loaded once in a worker thread (``prepare``); every
+query afterwards is a fast table lookup, so it can run on the event loop.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Sequence
+
+from core.rules import Sheet, get_ruleset
+
+RULESETS = ("bonanza", "yacht")
+
+
+class Auto:
+    def __init__(self) -> None:
+        self._ready: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        """Begin loading the advisors in a thread (call on the running loop)."""
+        if self._task is None:
+            self._ready = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._load())
+
+    async def _load(self) -> None:
+        from core.advisor import get_advisor
+        for name in RULESETS:
+            await asyncio.to_thread(get_advisor, name)
+        self._ready.set()
+
+    async def ready(self) -> None:
+        self.start()
+        await self._ready.wait()
+
+    @staticmethod
+    def advisor_box(ruleset: str, sheet: Sheet, dice: Sequence[int], rolls_left: int) -> str:
+        from core.advisor import get_advisor
+        return get_advisor(ruleset).advise(sheet, dice, rolls_left).boxes[0].box
+
+    @staticmethod
+    def bot_action(policy: str | None, ruleset: str, sheet: Sheet, dice, rolls_left: int):
+        """("hold", mask5) -> roll keeping mask, or ("write", box)."""
+        try:
+            from core.bots import choose
+        except ImportError:
+            choose = None
+        if choose is not None:
+            return choose(policy or "optimal", get_ruleset(ruleset), sheet, dice, rolls_left)
+        # Fallback until core.bots exists: follow the advisor.
+        if dice is None:
+            return ("hold", (False,) * 5)
+        from core.advisor import get_advisor
+        adv = get_advisor(ruleset).advise(sheet, dice, rolls_left)
+        if rolls_left > 0 and adv.holds:
+            best = adv.holds[0]
+            if not all(best.mask) and best.expected > adv.boxes[0].expected + 1e-9:
+                return ("hold", tuple(best.mask))
+        return ("write", adv.boxes[0].box)

@@ -1,0 +1,530 @@
+"""Client side of the relay protocol (docs/protocol.md).
+
+``RelayClient`` is an asyncio client that keeps the table's log locally: every
+move record is re-applied with ``core`` in order and its state hash and chain
+are compared, so a desync is noticed at once (``Desync``).  ``RelayConnection``
+runs a ``RelayClient`` in a background thread for the pygame client:
+``send(msg)`` is thread-safe and ``poll()`` returns the messages received since
+the last call without blocking.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import queue
+import secrets
+import threading
+from typing import Any, Callable
+
+from core.game import GameState, IllegalMove, apply, new_game
+from core.log import chain_next, chain_start, setup_from_header
+from core.verify import verify_bytes
+
+from .framing import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameError, pack_frame, read_frame
+
+GAME_INTENTS = ("hold", "roll", "write", "give_up")
+
+
+class RelayError(Exception):
+    """The relay refused a request: ``code`` is stable (``refusal.<code>``)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Desync(Exception):
+    """A record from the relay does not follow from the local game."""
+
+
+class RelayClient:
+    def __init__(self, verify: bool = True, client: str = "bonanza"):
+        self.verify = verify
+        self.client_name = client
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.host: str | None = None
+        self.port: int | None = None
+        self.events: asyncio.Queue = asyncio.Queue()
+        self.on_message: Callable[[dict], None] | None = None
+        self._pending: dict[int, asyncio.Future] = {}
+        self._rid = itertools.count(1)
+        self._task: asyncio.Task | None = None
+        self._tick = asyncio.Event()
+        self.connected = False
+        self.welcome: dict | None = None
+        self.table: dict | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self._reset_game()
+
+    def _reset_game(self) -> None:
+        self.header: dict | None = None
+        self.state: GameState | None = None
+        self.records: list[dict] = []
+        self.chain: bytes | None = None
+        self.held: list[bool] = [False] * 5
+        self.clock: dict | None = None
+        self.end: dict | None = None
+        self.verdict = None
+        self.desync: str | None = None
+
+    # ------------------------------------------------------------ connection
+    @classmethod
+    async def open(cls, host: str, port: int, verify: bool = True, hello: bool = True,
+                   client: str = "bonanza") -> "RelayClient":
+        c = cls(verify=verify, client=client)
+        await c.connect(host, port)
+        if hello:
+            await c.hello()
+        return c
+
+    async def connect(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader, self.writer = await asyncio.open_connection(host, port)
+        self.connected = True
+        self._task = asyncio.get_running_loop().create_task(self._read_loop(self.reader))
+
+    async def hello(self) -> dict:
+        self.welcome = await self.request({"type": "hello", "version": PROTOCOL_VERSION,
+                                           "client": self.client_name})
+        return self.welcome
+
+    async def reconnect(self, host: str | None = None, port: int | None = None) -> dict:
+        """Open a new connection, say hello and resume the seat from the last seen move."""
+        self.drop()
+        await self.connect(host or self.host, port or self.port)
+        await self.hello()
+        return await self.resume(self.token, self.seq)
+
+    def drop(self) -> None:
+        """Close the socket abruptly (a dropped connection; the seat is kept)."""
+        if self.writer is not None:
+            self.writer.transport.abort()
+        if self._task is not None:
+            self._task.cancel()
+        self._connection_lost()
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            try:
+                await self.writer.wait_closed()
+            except (ConnectionError, OSError):
+                pass
+        if self._task is not None:
+            self._task.cancel()
+        self._connection_lost()
+
+    def _connection_lost(self) -> None:
+        if not self.connected:
+            return
+        self.connected = False
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(ConnectionError("the connection to the relay was lost"))
+        self._pending.clear()
+        self._deliver({"type": "disconnected"})
+
+    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
+        try:
+            while True:
+                msg = await read_frame(reader, MAX_RELAY_FRAME)
+                self._handle(msg)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError, FrameError):
+            pass
+        finally:
+            if reader is self.reader:
+                self._connection_lost()
+
+    def send(self, msg: dict) -> None:
+        if self.writer is None or not self.connected:
+            raise ConnectionError("not connected to the relay")
+        self.writer.write(pack_frame(msg))
+
+    def send_raw(self, data: bytes) -> None:
+        """Send raw bytes (tests: junk, bad frames)."""
+        self.writer.write(data)
+
+    async def request(self, msg: dict, timeout: float = 10.0) -> dict:
+        rid = next(self._rid)
+        msg = dict(msg, rid=rid)
+        fut = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        try:
+            self.send(msg)
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._pending.pop(rid, None)
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            left = deadline - loop.time()
+            if left <= 0:
+                raise asyncio.TimeoutError("the relay did not answer in time")
+            ev = self._tick
+            try:
+                await asyncio.wait_for(ev.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+
+    # ------------------------------------------------------------ incoming
+    def _deliver(self, msg: dict) -> None:
+        self.events.put_nowait(msg)
+        if self.on_message is not None:
+            self.on_message(msg)
+        self._tick.set()
+        self._tick = asyncio.Event()
+
+    def _handle(self, msg: dict) -> None:
+        try:
+            self._update(msg)
+        except Desync as e:
+            rid = msg.get("rid")
+            fut = self._pending.pop(rid, None) if rid is not None else None
+            if fut is not None and not fut.done():
+                fut.set_exception(e)
+            self._deliver({"type": "desync", "message": str(e)})
+            return
+        kind = msg.get("type")
+        rid = msg.get("rid")
+        fut = self._pending.pop(rid, None) if rid is not None else None
+        if fut is not None and not fut.done():
+            if kind == "error":
+                fut.set_exception(RelayError(msg.get("code", "?"), msg.get("message", "")))
+            else:
+                fut.set_result(msg)
+        self._deliver(msg)
+
+    def _update(self, msg: dict) -> None:
+        kind = msg.get("type")
+        if kind == "ping":
+            self.send({"type": "pong"})
+        elif kind == "joined":
+            self._reset_game()
+            self.table, self.seat, self.token = msg["table"], msg["seat"], msg["token"]
+        elif kind == "table":
+            self.table = msg["table"]
+        elif kind == "started":
+            self.table = msg["table"]
+            self._start_game(msg["header"])
+            self.clock = msg.get("clock")
+        elif kind == "move":
+            self._take_record(msg["record"])
+            self.clock = msg.get("clock")
+        elif kind == "hold":
+            self.held = list(msg["held"])
+        elif kind == "clock":
+            self.clock = msg.get("clock")
+        elif kind == "end":
+            self._take_end(msg)
+        elif kind == "left":
+            self.seat = None
+        elif kind == "resumed":
+            self.table, self.seat, self.token = msg["table"], msg["seat"], msg["token"]
+            header = msg.get("header")
+            if header is not None and (self.header is None or self.header.get("chain") != header.get("chain")):
+                self._reset_game()
+                self._start_game(header)
+            for rec in msg.get("records", []):
+                if rec["seq"] > self.seq:
+                    self._take_record(rec)
+            self.held = list(msg.get("held") or [False] * 5)
+            self.clock = msg.get("clock")
+            if msg.get("end") is not None:
+                self._take_end(msg["end"])
+
+    def _flag(self, why: str) -> None:
+        self.desync = why
+        raise Desync(why)
+
+    def _start_game(self, header: dict) -> None:
+        self.header = header
+        self.records = []
+        self.end = None
+        if header.get("chain") != chain_start(header):
+            self._flag("the header's chain does not match")
+        self.chain = header["chain"]
+        self.state = new_game(setup_from_header(header)) if self.verify else None
+
+    def _take_record(self, rec: dict) -> None:
+        if self.header is None:
+            self._flag("a move arrived before the game started")
+        if rec.get("seq") != self.seq + 1:
+            self._flag(f"move {rec.get('seq')} arrived after move {self.seq}")
+        if self.verify:
+            if rec.get("chain") != chain_next(self.chain, rec):
+                self._flag(f"move {rec['seq']}: the chain does not match")
+            try:
+                state = apply(self.state, rec["move"])
+            except IllegalMove as e:
+                self._flag(f"move {rec['seq']} is illegal here: {e.refusal.message}")
+            if state.state_hash() != rec.get("state"):
+                self._flag(f"move {rec['seq']}: the state hash does not match")
+            turn_before = self.state.turn
+            self.state = state
+        self.chain = rec["chain"]
+        self.records.append(rec)
+        move = rec["move"]
+        if move.get("type") == "roll":
+            self.held = list(move["hold"])
+        elif move.get("type") == "write" or (self.verify and self.state.turn != turn_before):
+            self.held = [False] * 5
+
+    def _take_end(self, msg: dict) -> None:
+        self.end = msg
+        self.clock = None
+        end = msg.get("end") or {}
+        if self.verify and self.chain is not None and end.get("chain") != chain_next(self.chain, end):
+            self._flag("the end record's chain does not match")
+        data = msg.get("log")
+        if data is not None and self.verify:
+            self.verdict = verify_bytes(data)
+            if not self.verdict.ok:
+                self._flag(f"the finished log does not verify: {self.verdict.detail}")
+            if self.verdict.log.records != self.records:
+                self._flag("the finished log differs from the moves received")
+
+    # ------------------------------------------------------------ state
+    @property
+    def seq(self) -> int:
+        """The sequence number of the last move seen (0 before any)."""
+        return self.records[-1]["seq"] if self.records else 0
+
+    @property
+    def my_turn(self) -> bool:
+        return (self.state is not None and not self.state.over and self.seat is not None
+                and self.state.active == self.seat)
+
+    # ------------------------------------------------------------ requests
+    async def list_tables(self) -> list[dict]:
+        return (await self.request({"type": "list_tables"}))["tables"]
+
+    async def create_table(self, name: str, seats: int = 4, turn_seconds: int = 60,
+                           ruleset: str = "bonanza") -> dict:
+        return await self.request({"type": "create_table", "name": name, "seats": seats,
+                                   "turn_seconds": turn_seconds, "ruleset": ruleset,
+                                   "contribution": secrets.token_bytes(32)})
+
+    async def join(self, code: str, name: str) -> dict:
+        return await self.request({"type": "join", "code": code, "name": name,
+                                   "contribution": secrets.token_bytes(32)})
+
+    async def set_name(self, name: str) -> dict:
+        return await self.request({"type": "set_name", "name": name})
+
+    async def start(self) -> None:
+        self.send({"type": "start"})
+        await self.wait_until(lambda: self.header is not None)
+
+    async def hold(self, held: list[bool]) -> dict:
+        return await self.request({"type": "hold", "seq": self.seq, "held": list(held)})
+
+    async def toggle(self, i: int) -> dict:
+        held = list(self.held)
+        held[i] = not held[i]
+        return await self.hold(held)
+
+    async def roll(self, hold: list[bool] | None = None) -> dict:
+        msg: dict[str, Any] = {"type": "roll", "seq": self.seq}
+        if hold is not None:
+            msg["hold"] = list(hold)
+        return await self.request(msg)
+
+    async def write(self, box: str) -> dict:
+        return await self.request({"type": "write", "seq": self.seq, "box": box})
+
+    async def give_up(self) -> dict:
+        return await self.request({"type": "give_up", "seq": self.seq})
+
+    async def leave(self) -> dict:
+        return await self.request({"type": "leave"})
+
+    async def resume(self, token: str, seq: int = 0) -> dict:
+        return await self.request({"type": "resume", "token": token, "seq": seq})
+
+    async def daily_info(self, name: str | None = None) -> dict:
+        msg = {"type": "daily_info"}
+        if name is not None:
+            msg["name"] = name
+        return await self.request(msg)
+
+    async def daily_play(self, name: str) -> dict:
+        joined = await self.request({"type": "daily_play", "name": name})
+        await self.wait_until(lambda: self.header is not None)
+        return joined
+
+    async def daily_log(self, date: str, name: str) -> bytes:
+        return (await self.request({"type": "daily_log", "date": date, "name": name}))["log"]
+
+
+class RelayConnection:
+    """A relay connection for a synchronous (pygame) program.
+
+    The asyncio client runs in a daemon thread.  ``send`` never blocks;
+    ``poll`` returns every message received since the last call, plus
+    ``{"type": "status", "status": ...}`` when the connection status changes and
+    ``{"type": "desync", "message": ...}`` if the relay's records stop adding up.
+    For ``create_table`` / ``join`` a contribution is added, and for game intents
+    the current ``seq`` is filled in, when the message lacks them.
+    """
+
+    RETRY_EVERY = 2.0
+    RETRY_FOR = 60.0
+
+    def __init__(self, host: str, port: int, client: str = "bonanza-client",
+                 auto_resume: bool = True):
+        self.host, self.port = host, port
+        self.auto_resume = auto_resume
+        self.status = "connecting"
+        self.error: str | None = None
+        self._inbox: queue.Queue = queue.Queue()
+        self._client_name = client
+        self.client: RelayClient | None = None
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="relay-connection", daemon=True)
+        self._thread.start()
+        self._ready.wait(5)
+
+    # ------------------------------------------------------------ thread side
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_until_complete(self._main())
+        finally:
+            self._loop.close()
+
+    def _set_status(self, status: str) -> None:
+        if status != self.status:
+            self.status = status
+            self._inbox.put({"type": "status", "status": status})
+
+    def _on_message(self, msg: dict) -> None:
+        if msg.get("type") != "disconnected":
+            self._inbox.put(msg)
+        else:
+            self._lost.set()
+
+    async def _main(self) -> None:
+        self._stop = asyncio.Event()
+        self._lost = asyncio.Event()
+        self.client = RelayClient(client=self._client_name)
+        self.client.on_message = self._on_message
+        self._ready.set()
+        try:
+            await self.client.connect(self.host, self.port)
+            await self.client.hello()
+            self._set_status("connected")
+        except (OSError, ConnectionError, asyncio.TimeoutError, RelayError) as e:
+            self.error = str(e)
+            self._set_status("closed")
+            return
+        while not self._stop.is_set():
+            stop = asyncio.ensure_future(self._stop.wait())
+            lost = asyncio.ensure_future(self._lost.wait())
+            await asyncio.wait({stop, lost}, return_when=asyncio.FIRST_COMPLETED)
+            stop.cancel()
+            lost.cancel()
+            if self._stop.is_set():
+                break
+            c = self.client
+            if not (self.auto_resume and c.token and c.end is None and await self._resume()):
+                break
+        await self.client.close()
+        self._set_status("closed")
+
+    async def _resume(self) -> bool:
+        self._set_status("reconnecting")
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.RETRY_FOR
+        while loop.time() < until and not self._stop.is_set():
+            self._lost.clear()
+            try:
+                await self.client.reconnect()
+                self._set_status("connected")
+                return True
+            except RelayError as e:
+                self.error = str(e)
+                return False
+            except (OSError, ConnectionError, asyncio.TimeoutError):
+                try:
+                    await asyncio.wait_for(self._stop.wait(), self.RETRY_EVERY)
+                except asyncio.TimeoutError:
+                    pass
+        return False
+
+    def _send(self, msg: dict) -> None:
+        c = self.client
+        msg = dict(msg)
+        kind = msg.get("type")
+        if kind in ("create_table", "join") and "contribution" not in msg:
+            msg["contribution"] = secrets.token_bytes(32)
+        if kind in GAME_INTENTS and "seq" not in msg:
+            msg["seq"] = c.seq
+        try:
+            c.send(msg)
+        except (ConnectionError, OSError) as e:
+            self._inbox.put({"type": "error", "code": "not_connected", "message": str(e),
+                             "rid": msg.get("rid")})
+
+    # ------------------------------------------------------------ caller side
+    def send(self, msg: dict) -> None:
+        """Queue a message for the relay (thread-safe, never blocks)."""
+        if self._loop.is_closed():
+            self._inbox.put({"type": "error", "code": "not_connected", "message": "closed"})
+            return
+        self._loop.call_soon_threadsafe(self._send, msg)
+
+    def poll(self) -> list[dict]:
+        """Every message received since the last call (never blocks)."""
+        out = []
+        while True:
+            try:
+                out.append(self._inbox.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self, timeout: float = 3.0) -> None:
+        if not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._stop.set)
+            except RuntimeError:
+                pass
+        self._thread.join(timeout)
+
+    # The locally replayed game, for drawing.
+    @property
+    def state(self) -> GameState | None:
+        return self.client.state if self.client else None
+
+    @property
+    def seat(self) -> int | None:
+        return self.client.seat if self.client else None
+
+    @property
+    def table(self) -> dict | None:
+        return self.client.table if self.client else None
+
+    @property
+    def held(self) -> list[bool]:
+        return self.client.held if self.client else [False] * 5
+
+    @property
+    def clock(self) -> dict | None:
+        return self.client.clock if self.client else None
+
+    @property
+    def records(self) -> list[dict]:
+        return self.client.records if self.client else []
+
+    @property
+    def end(self) -> dict | None:
+        return self.client.end if self.client else None
+
+    @property
+    def token(self) -> str | None:
+        return self.client.token if self.client else None
