@@ -141,7 +141,10 @@ def _iso_utc(when: Any) -> str:
         return (when.astimezone(timezone.utc).isoformat(timespec="milliseconds")
                 .replace("+00:00", "Z"))
     if isinstance(when, str) and when:
-        return when
+        try:
+            return _iso_utc(datetime.fromisoformat(when.replace("Z", "+00:00")))
+        except ValueError:
+            pass
     raise ValueError("played_at must be a datetime or an ISO string")
 
 
@@ -261,7 +264,7 @@ class Store:
             if old is not None:
                 return _game_record(old)
             daily = None
-            if s["mode"] == "daily" and s["date"]:
+            if s["offline_daily"]:
                 daily = c.execute("SELECT game_id FROM daily_attempts WHERE date = ?",
                                   (s["date"],)).fetchone()
                 if daily is not None and daily[0] is not None and not salvage:
@@ -284,7 +287,7 @@ class Store:
                           "ON CONFLICT (ruleset, mode) DO UPDATE SET score = excluded.score, "
                           "game_id = excluded.game_id",
                           (s["ruleset"], s["mode"], s["score"], gid))
-            if s["mode"] == "daily" and s["date"]:
+            if s["offline_daily"]:
                 if daily is None:
                     c.execute("INSERT INTO daily_attempts (date, name, started_at, game_id, score) "
                               "VALUES (?, ?, ?, ?, ?)",
@@ -355,6 +358,11 @@ class Store:
             cur = c.execute("INSERT OR IGNORE INTO daily_attempts (date, name, started_at) "
                             "VALUES (?, ?, ?)", (date_iso, row[0] if row else None, utc_now_iso()))
             return cur.rowcount == 1
+
+    def daily_score(self, date_iso: str) -> int | None:
+        """The score of that date's offline daily attempt (None if not finished)."""
+        rows = self._query("SELECT score FROM daily_attempts WHERE date = ?", (date_iso,))
+        return rows[0][0] if rows else None
 
     def daily_attempts(self, limit: int = 30) -> list[dict]:
         rows = self._query("SELECT date, name, started_at, game_id, score FROM daily_attempts "

@@ -143,7 +143,7 @@ def _migrate_1_to_2(conn: sqlite3.Connection, now: str) -> None:
             (gid, s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"], s["seed"],
              s["date"], int(s["upper_bonus"]), s["bonanzas"], s["moves"], played_at, digest))
         conn.execute("INSERT INTO game_logs (game_id, log) VALUES (?, ?)", (gid, log))
-        if s["mode"] == "daily" and s["date"] and s["date"] not in daily_games:
+        if s.get("offline_daily") and s["date"] and s["date"] not in daily_games:
             daily_games[s["date"]] = (gid, s["score"])
     conn.execute("DROP TABLE games")
     conn.execute("ALTER TABLE games_v2 RENAME TO games")

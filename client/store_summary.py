@@ -56,6 +56,8 @@ def summarize(verdict: Verdict, profile_name: str | None = None) -> dict:
         "upper_bonus": sheet.upper_sum >= ruleset.upper_threshold,
         "bonanzas": bonanzas, "moves": len(log.records),
         "seeded": bool(hmeta.get("seeded")),
+        # an offline daily (public dice): the kind the local one-attempt rule counts
+        "offline_daily": header["mode"] == "daily" and dice.get("scheme") == "public",
     }
 
 

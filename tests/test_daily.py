@@ -106,3 +106,22 @@ def test_bad_dates_are_rejected(store):
         with pytest.raises(ValueError):
             daily.start_offline_daily(store, "Ana", bad)
     assert store.history() == []
+
+
+def test_a_relay_daily_does_not_use_the_offline_attempt(store):
+    from core.game import Seat
+    relay_game = Match.create("yacht", [Seat("Ana")], b"r" * 32, mode="daily",
+                              meta={"date": "2024-04-04"})
+    play_first_box(relay_game)
+    rec = finish_and_record(store, relay_game, 1000)
+    assert rec.mode == "daily" and rec.date == "2024-04-04" and rec.seed == (b"r" * 32).hex()
+    assert store.daily_status("2024-04-04") == "available"
+
+
+def test_daily_score_is_the_days_attempt(store):
+    m = daily.start_offline_daily(store, "Ana", "2024-04-04")
+    assert store.daily_score("2024-04-04") is None
+    play_first_box(m)
+    rec = finish_and_record(store, m, 1000)
+    assert store.daily_score("2024-04-04") == rec.score
+    assert store.daily_score("2024-04-05") is None

@@ -97,7 +97,7 @@ def test_record_extracts_duration_seed_bonus_and_bonanzas(data_dir):
         assert rec.seed == (4).to_bytes(4, "big").hex() * 8
         assert rec.upper_bonus == (state.sheets[0].upper_sum >= 63) is True
         assert rec.bonanzas == count_five_equal(log) == 1
-        assert rec.played_at == "2024-03-01T10:00:00Z"
+        assert rec.played_at == "2024-03-01T10:00:00.000Z"
         assert rec.date is None
         assert store.game_log(rec.id) == log
         no_time = store.record_game(solo_log(5, duration_ms=None))
@@ -228,3 +228,20 @@ def test_notice_unpacks_as_code_and_params():
 
 def test_store_type_is_exported():
     assert Store.__name__ == "Store"
+
+
+def test_played_at_is_normalised_to_utc(data_dir):
+    from datetime import datetime, timedelta, timezone
+    store = opened(data_dir)
+    try:
+        a = store.record_game(solo_log(1), played_at="2024-01-01T10:00:00+02:00")
+        b = store.record_game(solo_log(2), played_at=datetime(2024, 1, 1, 9, 30,
+                                                              tzinfo=timezone(timedelta(hours=1))))
+        c = store.record_game(solo_log(3))
+        assert a.played_at == "2024-01-01T08:00:00.000Z"
+        assert b.played_at == "2024-01-01T08:30:00.000Z"
+        assert c.played_at.endswith("Z")
+        with pytest.raises(ValueError):
+            store.record_game(solo_log(4), played_at="yesterday")
+    finally:
+        store.close()
