@@ -1,0 +1,132 @@
+"""Replay a verified game move by move, with its verdict."""
+from __future__ import annotations
+
+import pygame
+
+from .. import actions as A
+from .. import theme
+from ..dice_view import DiceView
+from ..sheet_view import SheetView
+from ..widgets import draw_text, shadowed_panel
+from .base import Scene
+from .results import verdict_text
+
+
+class ReplayScene(Scene):
+    def __init__(self, app, verdict, path: str | None = None):
+        super().__init__(app)
+        self.verdict = verdict
+        self.path = path
+        self.states = list(verdict.states)
+        self.records = list(verdict.log.records) if verdict.log else []
+        self.index = len(self.states) - 1
+        n = len(self.states[0].setup.seats) if self.states else 1
+        w = 440 if n == 1 else (300 + 110 * n if n < 4 else 640)
+        self.sheet_view = SheetView((24, 16, w, 688), 290 if n == 1 else 210)
+        self.cx = (24 + w + 1256) / 2 + 6
+        self.dice_view = DiceView((self.cx, 250), die=80, gap=14)
+        cx = self.cx
+        self.button("first", (cx - 300, 420, 140, 50), lambda: self.t("verify.first"), style="secondary", size=18)
+        self.button("prev", (cx - 150, 420, 140, 50), lambda: self.t("verify.step_back"), size=18)
+        self.button("next", (cx + 10, 420, 140, 50), lambda: self.t("verify.step_forward"), size=18)
+        self.button("last", (cx + 160, 420, 140, 50), lambda: self.t("verify.last"), style="secondary", size=18)
+        self.button("back", (cx - 120, 620, 240, 50), lambda: self.t("common.back"), style="secondary")
+        self.focus_id = "next"
+
+    def button_enabled(self, id):
+        if id in ("first", "prev"):
+            return self.index > 0
+        if id in ("next", "last"):
+            return self.index < len(self.states) - 1
+        return True
+
+    def enabled(self, action):
+        if action.name in (A.LEFT, A.UP) or (action.name == A.FIRST):
+            return True
+        return super().enabled(action)
+
+    def step_to(self, i: int) -> None:
+        self.index = max(0, min(len(self.states) - 1, i))
+
+    def handle(self, action):
+        n = action.name
+        if n == A.LEFT:
+            self.step_to(self.index - 1)
+        elif n == A.RIGHT:
+            self.step_to(self.index + 1)
+        elif n == A.FIRST:
+            self.step_to(0)
+        elif n == A.LAST:
+            self.step_to(len(self.states) - 1)
+        else:
+            super().handle(action)
+            # keep focus on an enabled button
+            if self.focus_id and not self.button_enabled(self.focus_id):
+                self.move_focus(1)
+
+    def on_press(self, id):
+        if id == "first":
+            self.step_to(0)
+        elif id == "prev":
+            self.step_to(self.index - 1)
+        elif id == "next":
+            self.step_to(self.index + 1)
+        elif id == "last":
+            self.step_to(len(self.states) - 1)
+        elif id == "back":
+            self.back()
+
+    def describe(self, i: int) -> str:
+        if i == 0 or i - 1 >= len(self.records):
+            return ""
+        move = self.records[i - 1].get("move", {})
+        st = self.states[i - 1]
+        name = st.setup.seats[move.get("seat", 0)].name
+        kind = move.get("type")
+        if kind == "roll":
+            what = self.t("game.roll") + "  " + " ".join(str(d) for d in move.get("dice", []))
+        elif kind == "write":
+            box = move.get("box", "")
+            pts = self.states[i].sheets[move["seat"]].get(box)
+            what = f"{self.t('box.' + box)}: {pts}"
+        else:
+            what = self.t("game.give_up")
+        auto = f" ({self.t('verify.auto_move')})" if move.get("auto") else ""
+        return f"{name} · {what}{auto}"
+
+    def draw(self, surface):
+        L = self.layout
+        self.draw_background(surface)
+        if not self.states:
+            self.draw_widgets(surface)
+            return
+        st = self.states[self.index]
+        prev = self.states[self.index - 1] if self.index > 0 else st
+        dice = st.dice if st.dice is not None else prev.dice
+        active = st.active if st.active is not None else None
+        self.sheet_view.draw(surface, L, st, active_col=active, previews={}, selection=None, pending=None,
+                             seat_labels=[s.name for s in st.setup.seats], show_selection=False)
+        cx = self.cx
+        draw_text(surface, self.t("verify.title"), L.rect((cx - 300, 20, 600, 48)), L.font_px(30),
+                  theme.TEXT_ON_FELT, bold=True, align="center", shadow=True)
+        if self.path:
+            draw_text(surface, self.t("verify.file", path=self.path), L.rect((cx - 300, 70, 600, 26)),
+                      L.font_px(15), theme.TEXT_ON_FELT_SOFT, align="center")
+        total = len(self.states) - 1
+        draw_text(surface, self.t("verify.move_n", n=self.index, total=total), L.rect((cx - 300, 110, 600, 40)),
+                  L.font_px(26), theme.GOLD, bold=True, align="center")
+        draw_text(surface, self.describe(self.index), L.rect((cx - 300, 154, 600, 34)), L.font_px(20),
+                  theme.TEXT_ON_FELT, align="center")
+        self.dice_view.draw(surface, L, self.app.now, dice, [False] * 5)
+        # progress through the game
+        bar = L.rect((cx - 300, 360, 600, 10))
+        pygame.draw.rect(surface, theme.PROGRESS_BG, bar, border_radius=bar.h // 2)
+        if total:
+            pygame.draw.rect(surface, theme.GOLD, (bar.x, bar.y, int(bar.w * self.index / total), bar.h),
+                             border_radius=bar.h // 2)
+        v = self.verdict
+        box = L.rect((cx - 300, 496, 600, 100))
+        shadowed_panel(surface, box, theme.FELT_DARK, L.px(12), L.px(4))
+        draw_text(surface, ("✔ " if v.ok else "✖ ") + verdict_text(self.t, v), box.inflate(-L.px(24), -L.px(12)),
+                  L.font_px(20), theme.OK if v.ok else theme.BAD, bold=True, align="center")
+        self.draw_widgets(surface)

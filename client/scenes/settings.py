@@ -1,0 +1,133 @@
+"""Settings: language, player name, animation speed, volume, mute, window
+size, fullscreen and hints.  Left/Right (or the arrow buttons) change a value."""
+from __future__ import annotations
+
+from .. import actions as A
+from .. import lang, theme
+from ..profile import ANIMATION_SECONDS
+from ..widgets import draw_text
+from .base import Scene
+
+ANIMS = ("off", "fast", "normal")
+VOLUMES = tuple(range(0, 101, 10))
+ROWS = ("language", "name", "animation", "volume", "muted", "window_size", "fullscreen", "show_hints")
+LABELS = {"language": "settings.language", "name": "settings.player_name",
+          "animation": "settings.animation", "volume": "settings.volume", "muted": "settings.mute",
+          "window_size": "settings.window_size", "fullscreen": "settings.fullscreen",
+          "show_hints": "settings.show_hints"}
+Y0, STEP = 92, 62
+
+
+class SettingsScene(Scene):
+    title_key = "settings.title"
+
+    def __init__(self, app):
+        super().__init__(app)
+        p = app.profile
+        for i, row in enumerate(ROWS):
+            y = Y0 + i * STEP
+            if row == "name":
+                self.name_field = self.field("name", (640, y, 400, 50), value=p.name, max_len=32)
+                continue
+            self.button(f"dec:{row}", (640, y, 56, 50), "‹", style="secondary", size=28)
+            self.button(f"val:{row}", (704, y, 272, 50), lambda r=row: self.value_text(r), style="ghost", size=21)
+            self.button(f"inc:{row}", (984, y, 56, 50), "›", style="secondary", size=28)
+        self.button("back", (540, 604 + 36, 200, 50), lambda: self.t("settings.back"), style="primary")
+        self.focus_id = "val:language"
+
+    def focus_order(self):
+        return [w.id for w in self.widgets if w.id.startswith("val:") or w.id in ("name", "back")]
+
+    def value_text(self, row: str) -> str:
+        p = self.app.profile
+        s = p.settings
+        if row == "language":
+            return lang.language_name(p.language) if p.language else self.t("settings.language_auto")
+        if row == "animation":
+            return self.t(f"settings.animation.{s['animation']}")
+        if row == "volume":
+            return self.t("settings.volume_value", percent=s["volume"])
+        if row == "window_size":
+            w, h = s["window_size"]
+            return self.t("settings.window_size_value", width=w, height=h)
+        return self.t("common.on" if s[row] else "common.off")
+
+    def change(self, row: str, step: int) -> None:
+        p = self.app.profile
+        s = p.settings
+        if row == "language":
+            options = [None] + list(lang.languages())
+            i = options.index(p.language) if p.language in options else 0
+            p.language = options[(i + step) % len(options)]
+            self.app.set_language(p.language)
+        elif row == "animation":
+            s["animation"] = ANIMS[(ANIMS.index(s["animation"]) + step) % len(ANIMS)]
+        elif row == "volume":
+            s["volume"] = max(0, min(100, s["volume"] + 10 * step))
+            self.app.apply_sound_settings()
+            self.app.play_sound("write")
+        elif row == "window_size":
+            sizes = [list(x) for x in theme.WINDOW_SIZES]
+            i = sizes.index(list(s["window_size"])) if list(s["window_size"]) in sizes else 1
+            s["window_size"] = sizes[(i + step) % len(sizes)]
+            self.app.apply_window()
+        elif row in ("muted", "fullscreen", "show_hints"):
+            s[row] = not s[row]
+            if row == "muted":
+                self.app.apply_sound_settings()
+            if row == "fullscreen":
+                self.app.apply_window(fullscreen=s["fullscreen"])
+        err = p.save()
+        if err:
+            self.app.show(self.t(err, path=str(self.app.data_dir or "")), "error")
+
+    def handle(self, action):
+        n = action.name
+        f = self.focus_id or ""
+        if n in (A.LEFT, A.RIGHT) and f.startswith("val:"):
+            self.change(f[4:], -1 if n == A.LEFT else 1)
+            return
+        if n == A.CONFIRM and f.startswith("val:"):
+            self.change(f[4:], 1)
+            return
+        if n in (A.CANCEL,) and f == "name":
+            self.commit_name()
+        super().handle(action)
+
+    def commit_name(self) -> None:
+        name = self.name_field.value.strip()
+        if name and name != self.app.profile.name:
+            self.app.profile.name = name[:32]
+            self.app.profile.save()
+            self.app.show(self.t("settings.saved"), "good", 1.5)
+
+    def on_submit(self, id):
+        self.commit_name()
+        self.move_focus(1)
+
+    def on_press(self, id):
+        if id == "back":
+            self.commit_name()
+            self.back()
+        elif id.startswith(("dec:", "inc:")):
+            self.change(id[4:], -1 if id.startswith("dec:") else 1)
+        elif id.startswith("val:"):
+            self.change(id[4:], 1)
+
+    def back(self):
+        self.commit_name()
+        self.app.pop()
+
+    def move_focus(self, step):
+        if self.focus_id == "name":
+            self.commit_name()
+        super().move_focus(step)
+
+    def draw(self, surface):
+        super().draw(surface)
+        L = self.layout
+        for i, row in enumerate(ROWS):
+            y = Y0 + i * STEP
+            focused = self.focus_id in (f"val:{row}",) or (row == "name" and self.focus_id == "name")
+            draw_text(surface, self.t(LABELS[row]), L.rect((240, y, 380, 50)), L.font_px(22),
+                      theme.GOLD if focused else theme.TEXT_ON_FELT, bold=True)

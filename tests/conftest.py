@@ -1,0 +1,50 @@
+"""Shared test setup: headless SDL, per-test data folders, PNG artifacts."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def shared_cache_dir(tmp_path_factory) -> Path:
+    """An advisor cache shared by the session, seeded from the user's cache when present
+    (so the tables are not rebuilt for every test)."""
+    d = tmp_path_factory.mktemp("bonanza-cache")
+    user = os.environ.get("BONANZA_CACHE_DIR")
+    if not user:
+        try:
+            import platformdirs
+            user = platformdirs.user_cache_dir("bonanza")
+        except Exception:
+            user = None
+    if user and Path(user).is_dir():
+        for f in Path(user).glob("*.table"):
+            shutil.copy(f, d / f.name)
+    return d
+
+
+@pytest.fixture
+def data_dirs(tmp_path, monkeypatch, shared_cache_dir) -> dict:
+    """``BONANZA_DATA_DIR`` in a fresh tmp folder and ``BONANZA_CACHE_DIR`` in the session cache."""
+    data = tmp_path / "data"
+    data.mkdir()
+    monkeypatch.setenv("BONANZA_DATA_DIR", str(data))
+    monkeypatch.setenv("BONANZA_CACHE_DIR", str(shared_cache_dir))
+    return {"data": data, "cache": shared_cache_dir}
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where tests save PNGs of what they rendered (``test-artifacts/``)."""
+    d = ROOT / "test-artifacts"
+    d.mkdir(exist_ok=True)
+    return d

@@ -1,0 +1,249 @@
+"""The pygame client driven by posted events: full solo games by keyboard only
+and by mouse only, and the confirmation rules of writing a box."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from core.game import Seat
+from core.match import Match
+from core.rules import BOXES
+
+SEED_TEXT = "speedrun-seed-42"
+
+
+@pytest.fixture
+def app(data_dirs):
+    from client.app import App
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
+    a.profile.settings["animation"] = "off"
+    yield a
+    pygame.display.quit()
+
+
+def key(app, k, mod=0):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+    app.step(1 / 60)
+
+
+def type_text(app, text):
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    app.step(1 / 60)
+
+
+def click(app, design_rect):
+    pos = app.layout.rect(design_rect).center
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.step(1 / 60)
+
+
+def expected_match(play_turn):
+    from client.scenes.game import seed_from_text
+    m = Match.create("bonanza", [Seat("Player")], seed_from_text(SEED_TEXT), mode="solo")
+    while not m.state.over:
+        play_turn(m)
+    return m
+
+
+def scene_name(app):
+    return type(app.scene).__name__
+
+
+def test_full_solo_game_keyboard_only(app, artifacts):
+    # title -> Solo (focused) -> seed field -> Start
+    key(app, pygame.K_RETURN)
+    assert scene_name(app) == "SoloSetupScene"
+    key(app, pygame.K_TAB)            # focus moves from Start to Back
+    key(app, pygame.K_TAB)            # ... and wraps to the seed field
+    assert app.scene.focus_id == "seed"
+    type_text(app, SEED_TEXT)
+    key(app, pygame.K_RETURN)
+    assert scene_name(app) == "SoloGameScene"
+    game = app.scene
+    for turn in range(13):
+        key(app, pygame.K_r)
+        key(app, pygame.K_1)
+        key(app, pygame.K_2)
+        key(app, pygame.K_r)
+        key(app, pygame.K_r)
+        assert game.state.rolls_left == 0
+        if turn == 5:
+            app.screenshot(artifacts / "client_solo_keyboard.png")
+        key(app, pygame.K_RETURN)
+        if scene_name(app) == "SoloGameScene" and game.input.pending:
+            assert game.input.pending[1] == "scratch"
+            key(app, pygame.K_RETURN)
+    app.step()
+    assert scene_name(app) == "ResultsScene"
+
+    def turn(m):
+        m.roll([False] * 5)
+        m.roll([True, True, False, False, False])
+        m.roll([True, True, False, False, False])
+        m.write(m.state.sheets[0].free_boxes()[0])
+    want = expected_match(turn)
+    res = app.scene
+    assert res.state.total(0) == want.state.total(0)
+    assert res.state.sheets == want.state.sheets
+    assert res.verdict.ok
+    assert res.elapsed > 0
+    app.screenshot(artifacts / "client_results.png")
+
+
+def test_full_solo_game_mouse_only(app, artifacts):
+    title = app.scene
+    click(app, title.widget("solo").rect)
+    setup = app.scene
+    click(app, setup.widget("seed").rect)
+    type_text(app, SEED_TEXT)         # typing is the only non-mouse input: the seed itself
+    click(app, setup.widget("start").rect)
+    game = app.scene
+    assert scene_name(app) == "SoloGameScene"
+    from client.sheet_view import ROWS
+    rows = [k for kind, k in ROWS]
+    for turn in range(13):
+        click(app, game.widget("roll").rect)
+        click(app, game.dice_view.die_rect(2))          # hold the middle die
+        assert game.input.held[2]
+        click(app, game.widget("roll").rect)
+        assert game.state.rolls_left == 1
+        box = game.state.sheets[0].free_boxes()[-1]
+        r = game.sheet_view.row_rect(rows.index(box), 1)
+        click(app, r)
+        if turn < 12:
+            assert game.input.pending and game.input.pending[0] == box   # asks: rolls remain
+            assert game.state.sheets[0].is_free(box)
+        click(app, r)
+    app.step()
+    assert scene_name(app) == "ResultsScene"
+
+    def turn(m):
+        m.roll([False] * 5)
+        m.roll([False, False, True, False, False])
+        m.write(m.state.sheets[0].free_boxes()[-1])
+    want = expected_match(turn)
+    assert app.scene.state.sheets == want.state.sheets
+    assert app.scene.state.total(0) == want.state.total(0)
+    # results -> verify this game -> the replay steps through it
+    click(app, app.scene.widget("verify").rect)
+    assert scene_name(app) == "ReplayScene"
+    replay = app.scene
+    last = replay.index
+    click(app, replay.widget("prev").rect)
+    assert replay.index == last - 1
+    app.screenshot(artifacts / "client_replay.png")
+
+
+def _solo(app, seed_text="confirm"):
+    from client.scenes.game import SoloGameScene
+    app.push(SoloGameScene(app, seed_text=seed_text))
+    app.step()
+    return app.scene
+
+
+def _boxes_by_points(game):
+    pv = game.input.previews(game.state)
+    return [b for b in BOXES if pv.get(b, 0) > 0], [b for b in BOXES if b in pv and pv[b] == 0]
+
+
+def test_write_while_rolls_remain_asks_once(app):
+    from client.actions import Action
+    game = _solo(app)
+    app.dispatch(Action("roll"))
+    scoring, _ = _boxes_by_points(game)
+    box = scoring[0]
+    app.dispatch(Action("box", box))
+    assert game.input.pending == (box, "register")
+    assert game.state.sheets[0].is_free(box)
+    app.dispatch(Action("cancel"))                       # Escape cancels
+    assert game.input.pending is None
+    app.dispatch(Action("box", box))
+    app.dispatch(Action("box", box))                     # second click writes
+    assert not game.state.sheets[0].is_free(box)
+
+
+def test_scratch_always_asks_even_after_last_roll(app):
+    from client.actions import Action
+    for seed in ("s1", "s2", "s3", "s4", "s5", "s6"):
+        game = _solo(app, seed)
+        for _ in range(3):
+            app.dispatch(Action("roll"))
+        _, zero = _boxes_by_points(game)
+        if zero:
+            break
+    assert game.state.rolls_left == 0 and zero
+    app.dispatch(Action("box", zero[0]))
+    assert game.input.pending == (zero[0], "scratch")
+    assert game.state.sheets[0].is_free(zero[0])
+    app.dispatch(Action("confirm"))                      # Enter confirms the selected box
+    assert game.state.sheets[0].get(zero[0]) == 0
+
+
+def test_write_after_last_roll_is_immediate_and_roll_disabled(app, artifacts):
+    from client.actions import Action
+    game = _solo(app)
+    for _ in range(3):
+        app.dispatch(Action("roll"))
+    assert not game.enabled(Action("roll"))              # no rolls left
+    assert not app.dispatch(Action("roll"))
+    scoring, _ = _boxes_by_points(game)
+    pts = game.input.previews(game.state)[scoring[0]]
+    app.dispatch(Action("box", scoring[0]))
+    assert game.state.sheets[0].get(scoring[0]) == pts
+    assert game.input.pending is None
+    # before the first roll: dice cannot be held and writing is refused with a toast
+    assert not game.enabled(Action("toggle_die", 0))
+    app.dispatch(Action("confirm"))
+    assert app.toast.visible
+
+
+def test_held_dice_keep_their_faces_and_roll_disabled_when_all_held(app):
+    from client.actions import Action
+    game = _solo(app)
+    app.dispatch(Action("roll"))
+    before = game.state.dice
+    for i in range(5):
+        app.dispatch(Action("toggle_die", i))
+    assert not game.enabled(Action("roll"))
+    app.dispatch(Action("toggle_die", 4))
+    app.dispatch(Action("roll"))
+    assert game.state.dice[:4] == before[:4]
+
+
+def test_animation_never_delays_input(app):
+    from client.actions import Action
+    app.profile.settings["animation"] = "normal"
+    game = _solo(app)
+    app.dispatch(Action("roll"))
+    assert game.dice_view.animating(app.now)
+    app.dispatch(Action("roll"))                         # mid-animation: applied at once
+    assert game.state.rolls == 2
+
+
+def test_give_up_dialog_by_keyboard(app):
+    game = _solo(app)
+    key(app, pygame.K_ESCAPE)                            # nothing pending: asks to give up
+    assert game.dialog == "give_up"
+    key(app, pygame.K_ESCAPE)
+    assert game.dialog is None
+    key(app, pygame.K_ESCAPE)
+    key(app, pygame.K_LEFT)                              # focus Yes
+    key(app, pygame.K_RETURN)
+    app.step()
+    assert scene_name(app) == "ResultsScene"
+    assert app.scene.standings[0].gave_up == "gave_up"
+
+
+def test_sound_without_device_is_silent(monkeypatch):
+    from client import sound
+    def boom(*a, **k):
+        raise pygame.error("no audio device")
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    monkeypatch.setattr(pygame.mixer, "init", boom)
+    s = sound.Sound()
+    assert not s.available
+    s.play("dice")                                       # no crash
+    for name in sound.NAMES:
+        assert len(sound.synth(name)) > 0
