@@ -208,8 +208,10 @@ class RelayClient:
             self.table, self.seat, self.token = msg["table"], msg["seat"], msg["token"]
         elif kind == "table":
             self.table = msg["table"]
+            self.seat = msg.get("seat", self.seat)
         elif kind == "started":
             self.table = msg["table"]
+            self.seat = msg.get("seat", self.seat)
             self._start_game(msg["header"])
             self.clock = msg.get("clock")
         elif kind == "move":
@@ -316,9 +318,8 @@ class RelayClient:
     async def set_name(self, name: str) -> dict:
         return await self.request({"type": "set_name", "name": name})
 
-    async def start(self) -> None:
-        self.send({"type": "start"})
-        await self.wait_until(lambda: self.header is not None)
+    async def start(self) -> dict:
+        return await self.request({"type": "start"})
 
     async def hold(self, held: list[bool]) -> dict:
         return await self.request({"type": "hold", "seq": self.seq, "held": list(held)})
@@ -478,6 +479,10 @@ class RelayConnection:
             self._inbox.put({"type": "error", "code": "not_connected", "message": "closed"})
             return
         self._loop.call_soon_threadsafe(self._send, msg)
+
+    def drop(self) -> None:
+        """Cut the socket as if the network failed (tests; the wrapper then resumes)."""
+        self._loop.call_soon_threadsafe(lambda: self.client.drop())
 
     def poll(self) -> list[dict]:
         """Every message received since the last call (never blocks)."""

@@ -56,6 +56,7 @@ class Limits:
     kill_burst: float = 200.0     # this far over the limit the connection is closed
     send_queue: int = 1 << 20     # bytes waiting for a reader before it is dropped
     housekeeping: float = 1.0     # seconds between idle / hello checks
+    sndbuf: int | None = None     # SO_SNDBUF for accepted sockets (tests of slow readers)
 
     def to_wire(self) -> dict:
         return {"max_frame": self.max_frame, "rate": self.rate, "burst": self.burst,
@@ -196,6 +197,15 @@ class Table:
                         for s in self.slots],
         }
 
+    def send_each(self, msg: dict, sender: Conn | None = None, rid: Any = None) -> None:
+        """Send ``msg`` to every connected seat with its own ``seat`` index added."""
+        for s in self.slots:
+            if s.conn is not None:
+                m = dict(msg, seat=s.index)
+                if s.conn is sender and rid is not None:
+                    m["rid"] = rid
+                s.conn.send(m)
+
     def broadcast(self, msg: dict, sender: Conn | None = None, rid: Any = None) -> None:
         frame = None
         for s in self.slots:
@@ -238,12 +248,14 @@ def _mask(value: Any) -> list[bool] | None:
 
 class Relay:
     def __init__(self, data_dir: str | os.PathLike, clock=None, bot_delay: float = 0.6,
-                 limits: Limits | None = None, auto: Auto | None = None):
+                 limits: Limits | None = None, auto: Auto | None = None,
+                 time_scale: float = 1.0):
         self.data_dir = Path(data_dir)
         self.logs_dir = self.data_dir / "logs"
         self.logs_dir.mkdir(parents=True, exist_ok=True)
         self.clock = clock or RealClock()
         self.bot_delay = bot_delay
+        self.time_scale = time_scale   # tests: a 30 s turn lasts 30 * time_scale seconds
         self.limits = limits or Limits()
         self.auto = auto or Auto()
         self.daily = DailyStore(self.data_dir / "daily.sqlite3")
@@ -296,6 +308,11 @@ class Relay:
             log.error("relay task failed", exc_info=task.exception())
 
     async def _serve_conn(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.limits.sndbuf:
+            import socket
+            sock = writer.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.sndbuf)
         conn = Conn(self, reader, writer)
         self.conns.add(conn)
         try:
@@ -484,7 +501,7 @@ class Relay:
         self.tokens[slot.token] = slot
         self._attach(conn, slot)
         self._joined(conn, table, slot, rid)
-        table.broadcast({"type": "table", "table": table.info()})
+        table.send_each({"type": "table", "table": table.info()})
 
     def _seated(self, conn: Conn) -> tuple[Table, Slot]:
         slot = conn.slot
@@ -500,7 +517,7 @@ class Relay:
         if table.name_taken(name, exclude=slot):
             raise Refuse("name_taken", f"someone at this table is already called {name}")
         slot.name = name
-        table.broadcast({"type": "table", "table": table.info()}, conn, rid)
+        table.send_each({"type": "table", "table": table.info()}, conn, rid)
 
     def _leave_lobby(self, table: Table, slot: Slot) -> None:
         table.slots.remove(slot)
@@ -511,7 +528,7 @@ class Relay:
             return
         if table.host is slot:
             table.host = table.slots[0]
-        table.broadcast({"type": "table", "table": table.info()})
+        table.send_each({"type": "table", "table": table.info()})
 
     def h_leave(self, conn: Conn, msg: dict, rid: Any) -> None:
         table, slot = self._seated(conn)
@@ -538,12 +555,13 @@ class Relay:
                                    contributions=[s.contribution for s in table.slots],
                                    settings={"turn_seconds": table.turn_seconds},
                                    meta={"table": table.code})
-        self._begin(table)
+        self._begin(table, conn, rid)
 
-    def _begin(self, table: Table) -> None:
+    def _begin(self, table: Table, sender: Conn | None = None, rid: Any = None) -> None:
         self._new_turn(table)
-        table.broadcast({"type": "started", "table": table.info(),
-                         "header": table.match.log.header, "clock": self._clock_info(table)})
+        table.send_each({"type": "started", "table": table.info(),
+                         "header": table.match.log.header, "clock": self._clock_info(table)},
+                        sender, rid)
         self._after(table)
 
     # ------------------------------------------------------------ the game
@@ -573,9 +591,9 @@ class Relay:
             return True
         slot = table.slots[st.active]
         if slot.kind == "human" and table.turn_seconds:
-            table.deadline = self.clock.now() + table.turn_seconds
-            table.timer = self.clock.call_later(
-                table.turn_seconds, lambda: self._expire(table, turn_id))
+            seconds = table.turn_seconds * self.time_scale
+            table.deadline = self.clock.now() + seconds
+            table.timer = self.clock.call_later(seconds, lambda: self._expire(table, turn_id))
         return True
 
     def _after(self, table: Table) -> None:
@@ -786,7 +804,7 @@ class Relay:
             "held": list(table.held), "clock": self._clock_info(table) if started else None,
             "end": table.end_msg}, rid)
         if started and not table.finished:
-            table.broadcast({"type": "table", "table": table.info()})
+            table.send_each({"type": "table", "table": table.info()})
 
     def on_disconnect(self, conn: Conn) -> None:
         slot = conn.slot
@@ -799,7 +817,7 @@ class Relay:
             if slot in table.slots:
                 self._leave_lobby(table, slot)
         elif not table.finished:
-            table.broadcast({"type": "table", "table": table.info()})
+            table.send_each({"type": "table", "table": table.info()})
 
     # ------------------------------------------------------------ daily
     def h_daily_info(self, conn: Conn, msg: dict, rid: Any) -> None:

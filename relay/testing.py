@@ -12,9 +12,10 @@ from .server import Limits, Relay
 
 @contextlib.asynccontextmanager
 async def running_relay(data_dir: str | None = None, clock=None, bot_delay: float = 0.0,
-                        limits: Limits | None = None, wait_advisor: bool = True):
+                        limits: Limits | None = None, wait_advisor: bool = True,
+                        time_scale: float = 1.0):
     with tempfile.TemporaryDirectory() if data_dir is None else contextlib.nullcontext(data_dir) as d:
-        relay = Relay(d, clock=clock, bot_delay=bot_delay, limits=limits)
+        relay = Relay(d, clock=clock, bot_delay=bot_delay, limits=limits, time_scale=time_scale)
         await relay.start("127.0.0.1", 0)
         if wait_advisor:
             await relay.auto.ready()
@@ -41,3 +42,31 @@ def choose_box(state) -> str:
 
 
 __all__ = ["running_relay", "connect", "settle", "choose_box", "ManualClock", "Limits"]
+
+
+async def play_turn_step(c: RelayClient) -> dict:
+    """One legal action of ``c``'s seat: roll when not rolled yet, else write."""
+    if c.state.dice is None:
+        return await c.roll()
+    return await c.write(choose_box(c.state))
+
+
+async def play_to_end(clients: list[RelayClient], timeout: float = 30.0) -> None:
+    """Humans roll once and write the first allowed box until the game ends."""
+    watcher = clients[0]
+    loop = asyncio.get_running_loop()
+    until = loop.time() + timeout
+    while watcher.end is None:
+        if loop.time() > until:
+            raise asyncio.TimeoutError("the game did not end in time")
+        st = watcher.state
+        mover = next((c for c in clients if c.seat is not None and not st.over
+                      and c.seat == st.active and c.connected), None)
+        if mover is None:
+            seq = watcher.seq
+            await watcher.wait_until(lambda: watcher.seq > seq or watcher.end is not None,
+                                     until - loop.time())
+            continue
+        await mover.wait_until(lambda: mover.seq == watcher.seq)
+        await play_turn_step(mover)
+        await watcher.wait_until(lambda: watcher.seq >= mover.seq)
