@@ -1,0 +1,59 @@
+"""Hosting without a second command: start the relay as a child process and
+read the address it listens on; find this machine's LAN address to show."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def lan_address() -> str:
+    """The address others on the network type in (127.0.0.1 when offline)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))   # no packet is sent
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+class HostedRelay:
+    """``bonanza-relay`` in its own process; ``port`` is set once it listens."""
+
+    def __init__(self, host: str = "0.0.0.0", port: int = 0, bot_delay: float = 0.6):
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "relay.server", "--host", host, "--port", str(port),
+             "--bot-delay", str(bot_delay)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(ROOT))
+        self.port: int | None = None
+        self.error: str | None = None
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            line = self.proc.stdout.readline().strip()
+            if line.startswith("listening on "):
+                self.port = int(line.rsplit(":", 1)[1])
+            else:
+                self.error = line or "the relay did not start"
+        except (OSError, ValueError) as e:
+            self.error = str(e)
+        self.ready.set()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(3)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()

@@ -1,0 +1,293 @@
+"""Hosting and joining a table, and the lobby where everyone waits.
+
+Host: pick seats, time per turn and rules; the client starts the relay in its
+own process and shows the address, port and table code.  Join: address, port,
+code.  Empty seats are played by bots, always marked as bots.
+"""
+from __future__ import annotations
+
+import pygame
+
+from .. import actions as A
+from .. import sprites, theme
+from ..widgets import draw_text, shadowed_panel
+from .base import Scene
+
+SEAT_CHOICES = (2, 3, 4)
+TURN_CHOICES = (30, 45, 60, 90)
+RULESETS = ("bonanza", "yacht")
+
+
+class _Options(Scene):
+    """Rows of ‹ value › choices (keyboard: Up/Down pick a row, Left/Right change it)."""
+
+    def option_row(self, row: str, y: float) -> None:
+        self.button(f"dec:{row}", (640, y, 56, 50), "‹", style="secondary", size=28)
+        self.button(f"val:{row}", (704, y, 332, 50), lambda r=row: self.value_text(r), style="ghost", size=21)
+        self.button(f"inc:{row}", (1044, y, 56, 50), "›", style="secondary", size=28)
+
+    def handle(self, action):
+        f = self.focus_id or ""
+        if action.name in (A.LEFT, A.RIGHT) and f.startswith("val:"):
+            self.change(f[4:], -1 if action.name == A.LEFT else 1)
+            return
+        if action.name == A.CONFIRM and f.startswith("val:"):
+            self.change(f[4:], 1)
+            return
+        super().handle(action)
+
+    def focus_order(self):
+        return [w.id for w in self.widgets if not w.id.startswith(("dec:", "inc:"))]
+
+    def on_press(self, id):
+        if id.startswith(("dec:", "inc:")):
+            self.change(id[4:], -1 if id.startswith("dec:") else 1)
+        elif id.startswith("val:"):
+            self.change(id[4:], 1)
+        elif id == "back":
+            self.back()
+        else:
+            self.go()
+
+
+class HostSetupScene(_Options):
+    title_key = "lobby.host_title"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.seats, self.turn, self.ruleset = 2, 60, "bonanza"
+        self.name = self.field("name", (640, 110, 460, 50), value=app.profile.name, max_len=24)
+        self.option_row("seats", 180)
+        self.option_row("turn", 250)
+        self.option_row("ruleset", 320)
+        self.button("open", (480, 520, 320, 60), lambda: self.t("lobby.open"), size=24)
+        self.button("back", (540, 600, 200, 50), lambda: self.t("common.back"), style="secondary")
+        self.focus_id = "open"
+
+    def value_text(self, row):
+        if row == "seats":
+            return self.tn("lobby.seats_value", self.seats)
+        if row == "turn":
+            return self.t("lobby.turn_time_value", seconds=self.turn)
+        return self.t(f"lobby.ruleset.{self.ruleset}")
+
+    def change(self, row, step):
+        if row == "seats":
+            self.seats = SEAT_CHOICES[(SEAT_CHOICES.index(self.seats) + step) % len(SEAT_CHOICES)]
+        elif row == "turn":
+            self.turn = TURN_CHOICES[(TURN_CHOICES.index(self.turn) + step) % len(TURN_CHOICES)]
+        else:
+            self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
+
+    def on_submit(self, id):
+        self.move_focus(1)
+
+    def go(self):
+        from ..hosting import HostedRelay, lan_address
+        name = self.name.value.strip() or self.app.profile.name
+        relay = HostedRelay()
+        if not relay.ready.wait(8) or relay.port is None:
+            relay.stop()
+            self.app.show(self.t("error.cannot_connect", host="127.0.0.1", port="?"), "error")
+            return
+        from relay.client import RelayConnection
+        conn = RelayConnection("127.0.0.1", relay.port)
+        request = {"type": "create_table", "name": name, "seats": self.seats,
+                   "turn_seconds": self.turn, "ruleset": self.ruleset}
+        self.app.replace(LobbyScene(self.app, conn, lan_address(), relay.port, relay=relay, request=request))
+
+    def draw(self, surface):
+        super().draw(surface)
+        L = self.layout
+        for y, key in ((110, "lobby.your_name"), (180, "lobby.seats"), (250, "lobby.turn_time"),
+                       (320, "lobby.ruleset")):
+            draw_text(surface, self.t(key), L.rect((180, y, 440, 50)), L.font_px(22), theme.TEXT_ON_FELT, bold=True)
+        draw_text(surface, self.t("lobby.bots_fill"), L.rect((180, 400, 920, 40)), L.font_px(19),
+                  theme.TEXT_ON_FELT_SOFT, align="center")
+        # the seats as they will be: you, then bots or joining players
+        for i in range(self.seats):
+            r = L.rect((640 - self.seats * 70 + i * 140 + 10, 446, 120, 44))
+            pygame.draw.rect(surface, theme.FELT_DARK, r, border_radius=L.px(10))
+            label = self.t("lobby.host") if i == 0 else self.t("lobby.seat", n=i + 1)
+            draw_text(surface, label, r.inflate(-L.px(10), 0), L.font_px(17), theme.TEXT_ON_FELT, align="center")
+
+
+class JoinScene(_Options):
+    title_key = "lobby.join_title"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.name = self.field("name", (560, 130, 440, 50), value=app.profile.name, max_len=24)
+        self.address = self.field("address", (560, 200, 440, 50), value="127.0.0.1", max_len=64)
+        self.port = self.field("port", (560, 270, 440, 50), value="7468", max_len=5)
+        self.code = self.field("code", (560, 340, 440, 50), value="", max_len=5)
+        self.button("join", (480, 460, 320, 60), lambda: self.t("lobby.join"), size=24)
+        self.button("back", (540, 540, 200, 50), lambda: self.t("common.back"), style="secondary")
+        self.focus_id = "code"
+
+    def button_enabled(self, id):
+        if id == "join":
+            return len(self.code.value.strip()) == 5 and self.port.value.strip().isdigit()
+        return True
+
+    def on_submit(self, id):
+        if id == "code" and self.button_enabled("join"):
+            self.go()
+        else:
+            self.move_focus(1)
+
+    def go(self):
+        from relay.client import RelayConnection
+        host = self.address.value.strip() or "127.0.0.1"
+        port = int(self.port.value.strip())
+        conn = RelayConnection(host, port)
+        request = {"type": "join", "code": self.code.value.strip().upper(),
+                   "name": self.name.value.strip() or self.app.profile.name}
+        self.app.replace(LobbyScene(self.app, conn, host, port, request=request))
+
+    def draw(self, surface):
+        super().draw(surface)
+        L = self.layout
+        for y, key in ((130, "lobby.your_name"), (200, "lobby.address"), (270, "lobby.port"),
+                       (340, "lobby.table_code")):
+            draw_text(surface, self.t(key), L.rect((180, y, 360, 50)), L.font_px(22), theme.TEXT_ON_FELT, bold=True)
+
+
+def handle_relay_error(scene, msg) -> None:
+    code = msg.get("code", "unknown")
+    key = f"refusal.{code}"
+    text = scene.t(key)
+    if text == key:
+        text = scene.t("refusal.unknown", code=code)
+    scene.app.show(text, "error")
+
+
+class LobbyScene(Scene):
+    """Everyone sees the table code, the seats and who is a bot; the host starts."""
+
+    def __init__(self, app, conn, address: str, port: int, relay=None, request=None):
+        super().__init__(app)
+        self.request = request        # create_table / join, sent once connected
+        self.conn = conn
+        self.address = address
+        self.port = port
+        self.relay = relay
+        self.button("start", (420, 620, 260, 56), lambda: self.t("lobby.start"), size=24)
+        self.button("leave", (700, 620, 260, 56), lambda: self.t("lobby.leave"), style="secondary", size=20)
+        self.focus_id = "start"
+
+    @property
+    def table(self):
+        return self.conn.table
+
+    def is_host(self) -> bool:
+        t = self.table
+        return t is not None and self.conn.seat == t.get("host", 0)
+
+    def button_enabled(self, id):
+        if id == "start":
+            return self.is_host() and self.conn.status == "connected"
+        return True
+
+    def on_press(self, id):
+        if id == "start":
+            self.conn.send({"type": "start"})
+        elif id == "leave":
+            self.leave()
+
+    def back(self):
+        self.leave()
+
+    def leave(self) -> None:
+        try:
+            self.conn.send({"type": "leave"})
+        finally:
+            self.conn.close(1.0)
+            if self.relay is not None:
+                self.relay.stop()
+            self.app.to_title()
+
+    def update(self, dt):
+        super().update(dt)
+        if self.request is not None and self.conn.status == "connected":
+            self.conn.send(self.request)
+            self.request = None
+        for msg in self.conn.poll():
+            kind = msg.get("type")
+            if kind == "error":
+                handle_relay_error(self, msg)
+                if self.conn.table is None:
+                    self.app.pop() if len(self.app.scenes) > 1 else None
+            elif kind == "status" and msg.get("status") == "closed" and self.conn.table is None:
+                self.app.show(self.t("error.cannot_connect", host=self.address, port=self.port), "error")
+            elif kind == "started":
+                from .table import TableScene
+                self.app.replace(TableScene(self.app, self.conn, relay=self.relay))
+                return
+            elif kind == "closed":
+                self.app.show(self.t("table.closed"), "error")
+
+    def animating(self):
+        return True
+
+    def seats_view(self):
+        """(label, kind, connected) per seat, bots planned for the empty ones."""
+        t = self.table or {}
+        players = {p["seat"]: p for p in t.get("players", [])}
+        out = []
+        for i in range(t.get("seats", 2)):
+            p = players.get(i)
+            if p is None:
+                out.append((self.t("lobby.bot"), "bot", True))
+            else:
+                out.append((p["name"], p.get("kind", "human"), p.get("connected", True)))
+        return out
+
+    def draw(self, surface):
+        L = self.layout
+        self.draw_background(surface)
+        t = self.table
+        title = self.t("lobby.host_title") if self.relay else self.t("lobby.join_title")
+        self.draw_title(surface, title, y=14)
+        if t is None:
+            msg = self.t("lobby.connecting", host=self.address, port=self.port)
+            draw_text(surface, msg, L.rect((140, 300, 1000, 50)), L.font_px(26), theme.TEXT_ON_FELT,
+                      align="center")
+            self.draw_widgets(surface)
+            return
+        code = t.get("code", "?????")
+        draw_text(surface, self.t("lobby.table_code_value", code=code), L.rect((140, 78, 1000, 60)),
+                  L.font_px(40), theme.GOLD, bold=True, align="center", shadow=True)
+        draw_text(surface, self.t("lobby.share_hint", address=self.address, port=self.port, code=code),
+                  L.rect((140, 138, 1000, 34)), L.font_px(20), theme.TEXT_ON_FELT, align="center")
+        info = (f"{self.t('lobby.ruleset.' + t.get('ruleset', 'bonanza'))} · "
+                f"{self.t('lobby.turn_time_value', seconds=t.get('turn_seconds') or 60)}")
+        draw_text(surface, info, L.rect((140, 172, 1000, 30)), L.font_px(18), theme.TEXT_ON_FELT_SOFT,
+                  align="center")
+        seats = self.seats_view()
+        if len(seats) == 2:
+            tbl = L.rect((340, 220, 600, 370))
+            surface.blit(sprites.wood(tbl.size, L.px(90)), tbl)
+            spots = [(390, 345), (650, 345)]
+        else:
+            spots = [(130 + i * (1020 / len(seats)), 290) for i in range(len(seats))]
+        w = 240 if len(seats) == 2 else min(240, 1020 / len(seats) - 20)
+        for i, (label, kind, connected) in enumerate(seats):
+            x, y = spots[i]
+            r = L.rect((x, y, w, 110))
+            shadowed_panel(surface, r, theme.PAPER, L.px(14), L.px(4))
+            draw_text(surface, self.t("lobby.seat", n=i + 1), L.rect((x + 12, y + 8, w - 24, 26)), L.font_px(16),
+                      theme.INK_SOFT)
+            you = f" {self.t('lobby.you')}" if i == self.conn.seat else ""
+            draw_text(surface, label + you, L.rect((x + 12, y + 36, w - 24, 34)), L.font_px(22), theme.INK, bold=True)
+            if kind == "bot":
+                tag, color = self.t("lobby.bot"), theme.HINT
+            else:
+                tag = self.t("lobby.host") if i == t.get("host", 0) else self.t("lobby.human")
+                color = theme.OK if connected else theme.BAD
+            pygame.draw.circle(surface, color, L.point(x + 22, y + 88), L.px(6))
+            draw_text(surface, tag, L.rect((x + 34, y + 74, w - 46, 28)), L.font_px(17), theme.INK_SOFT)
+        if not self.is_host():
+            draw_text(surface, self.t("lobby.waiting_host"), L.rect((140, 574, 1000, 34)), L.font_px(20),
+                      theme.TEXT_ON_FELT_SOFT, align="center")
+        self.draw_widgets(surface)

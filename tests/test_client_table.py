@@ -1,0 +1,84 @@
+"""Two clients play a table game through a real relay on loopback: the window
+client hosts (the relay runs as its child process), a second client joins."""
+from __future__ import annotations
+
+import time
+
+import pygame
+import pytest
+
+from core.rules import BOXES
+
+
+def test_two_clients_play_a_table(data_dirs, artifacts):
+    from client.actions import Action
+    from client.app import App
+    from relay.client import RelayConnection
+    app = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
+    app.profile.settings["animation"] = "off"
+    app.scene.on_press("host")
+    host = app.scene
+    host.change("turn", -1)            # 45 s per turn
+    app.step()
+    app.screenshot(artifacts / "client_host_setup.png")
+    host.go()
+    lobby = app.scene
+    assert type(lobby).__name__ == "LobbyScene"
+    deadline = time.time() + 10
+    while lobby.table is None and time.time() < deadline:
+        app.step()
+        time.sleep(0.02)
+    code = lobby.table["code"]
+    guest = RelayConnection("127.0.0.1", lobby.port)
+    try:
+        while guest.status != "connected" and time.time() < deadline:
+            time.sleep(0.02)
+        guest.send({"type": "join", "code": code, "name": "Guest"})
+        while len(lobby.table.get("players", [])) < 2 and time.time() < deadline:
+            app.step()
+            time.sleep(0.02)
+        app.screenshot(artifacts / "client_lobby_two.png")
+        app.dispatch(Action("press", "start"))
+        deadline = time.time() + 60
+        while type(app.scene).__name__ == "LobbyScene" and time.time() < deadline:
+            app.step()
+            time.sleep(0.02)
+        table = app.scene
+        assert type(table).__name__ == "TableScene"
+        shot = False
+        while type(app.scene).__name__ == "TableScene" and time.time() < deadline:
+            app.step()
+            guest.poll()
+            st = table.state
+            if st is not None and not st.over:
+                if table.my_turn():
+                    if st.dice is None:
+                        app.dispatch(Action("roll"))
+                    else:
+                        if not shot:
+                            app.screenshot(artifacts / "client_table_two.png")
+                            shot = True
+                        box = st.sheets[st.active].free_boxes()[0]
+                        app.dispatch(Action("box", box))
+                        if table.input.pending:
+                            app.dispatch(Action("box", box))
+                elif guest.client.my_turn and guest.state is not None and guest.state.seq == st.seq:
+                    if guest.state.dice is None:
+                        guest.send({"type": "roll", "hold": [False] * 5})
+                    else:
+                        guest.send({"type": "write", "box": guest.state.sheets[guest.seat].free_boxes()[-1]})
+            time.sleep(0.03)
+        assert type(app.scene).__name__ == "ResultsScene"
+        res = app.scene
+        assert res.verdict is not None and res.verdict.ok
+        assert len(res.standings) == 2
+        app.screenshot(artifacts / "client_table_results.png")
+    finally:
+        guest.close(1.0)
+        for sc in app.scenes:
+            relay = getattr(sc, "relay", None)
+            if relay is not None:
+                relay.stop()
+        if getattr(lobby, "relay", None) is not None:
+            lobby.relay.stop()
+        pygame.display.quit()
