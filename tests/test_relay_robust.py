@@ -1,0 +1,248 @@
+"""The relay against junk: random bytes, random msgpack values, oversized frames,
+floods and a reader that never reads.  Nothing may crash the relay or disturb others."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import struct
+import time
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from relay.client import RelayClient, RelayError
+from relay.framing import pack_frame
+from relay.server import Limits
+from relay.testing import ManualClock, connect, play_turn_step, running_relay, settle
+
+
+class ErrorLog(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+@pytest.fixture
+def errors():
+    h = ErrorLog()
+    logger = logging.getLogger("bonanza.relay")
+    logger.addHandler(h)
+    yield h.records
+    logger.removeHandler(h)
+
+
+class World:
+    """One relay with a seated witness for many hypothesis examples."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.ctx = running_relay(clock=ManualClock(), limits=Limits(rate=1000, burst=1000))
+        self.relay = self.loop.run_until_complete(self.ctx.__aenter__())
+        self.witness = self.run(connect(self.relay))
+        self.run(self.witness.create_table("Wit", 2, 30))
+        self.run(self.witness.start())
+
+    def run(self, coro, timeout=10):
+        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+    def alive(self):
+        """The witness still gets answers; its game still works."""
+        async def check():
+            w = self.witness
+            await w.request({"type": "ping"})
+            if w.my_turn:
+                await play_turn_step(w)
+        self.run(check())
+
+    def close(self):
+        self.run(self.ctx.__aexit__(None, None, None))
+        self.loop.close()
+
+
+@pytest.fixture(scope="module")
+def world():
+    w = World()
+    yield w
+    w.close()
+
+
+async def _raw(relay, data: bytes, hello: bool, wait: float = 0.05) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+    if hello:
+        writer.write(pack_frame({"type": "hello", "version": 1}))
+    writer.write(data)
+    await writer.drain()
+    got = b""
+    try:
+        while True:
+            chunk = await asyncio.wait_for(reader.read(65536), wait)
+            if not chunk:
+                break
+            got += chunk
+    except asyncio.TimeoutError:
+        pass
+    writer.transport.abort()
+    return got
+
+
+def _frames(data: bytes) -> list[dict]:
+    out, pos = [], 0
+    while pos + 4 <= len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        if pos + 4 + n > len(data):
+            break
+        out.append(msgpack.unpackb(data[pos + 4:pos + 4 + n], raw=False))
+        pos += 4 + n
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.binary(max_size=300), hello=st.booleans())
+def test_random_bytes(world, errors, data, hello):
+    world.run(_raw(world.relay, data, hello, wait=0.02))
+    world.alive()
+    assert errors == []
+
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**64 - 1) | st.floats() | st.text(max_size=20)
+    | st.binary(max_size=40),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=20)
+TYPES = ["hello", "ping", "pong", "list_tables", "create_table", "join", "set_name", "leave",
+         "start", "hold", "roll", "write", "give_up", "resume", "daily_info", "daily_play",
+         "daily_log", "nonsense"]
+KEYS = ["name", "seats", "turn_seconds", "ruleset", "contribution", "code", "seq", "hold",
+        "held", "box", "token", "date", "rid", "version"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(msgs=st.lists(
+    values | st.builds(lambda t, extra: dict(extra, type=t), st.sampled_from(TYPES),
+                       st.dictionaries(st.sampled_from(KEYS), values, max_size=5)),
+    min_size=1, max_size=6))
+def test_random_msgpack_values(world, errors, msgs):
+    try:
+        data = b"".join(pack_frame(m) for m in msgs)
+    except (OverflowError, ValueError, TypeError):
+        return
+    got = _frames(world.run(_raw(world.relay, data, hello=True)))
+    assert got and got[0]["type"] == "welcome"
+    for m in got[1:]:
+        assert isinstance(m, dict) and isinstance(m.get("type"), str)
+    world.alive()
+    assert errors == []
+
+
+def test_bad_frames_close_only_that_connection(errors):
+    async def main():
+        async with running_relay() as relay:
+            a = await connect(relay)
+            await a.create_table("Ana", 2, 30)
+            for data in (struct.pack(">I", 10 ** 6) + b"x" * 10,    # oversized: refused unread
+                         struct.pack(">I", 0),                          # empty
+                         pack_frame([1, 2, 3]),                         # not a map
+                         pack_frame({"type": 7}),                       # no string type
+                         pack_frame({"type": "launch_missiles"}),       # unknown type
+                         struct.pack(">I", 3) + b"\xc1\xc1\xc1"):       # not msgpack
+                got = _frames(await _raw(relay, data, hello=True, wait=1.0))
+                assert [m["type"] for m in got] == ["welcome", "error"], data
+                assert got[1]["code"] == "bad_message"
+            got = _frames(await _raw(relay, pack_frame({"type": "list_tables"}), hello=False, wait=1.0))
+            assert [m.get("code") for m in got] == ["bad_message"]
+            # a seated client's junk closes its connection only
+            b = await connect(relay)
+            await b.join(a.table["code"], "Ben")
+            b.send_raw(struct.pack(">I", 1 << 30))
+            await b.wait_until(lambda: not b.connected)
+            assert b.events._queue[-2]["code"] == "bad_message"
+            await a.wait_until(lambda: len(a.table["players"]) == 1)   # in the lobby a drop frees the seat
+            await a.request({"type": "ping"})
+            assert errors == []
+    asyncio.run(main())
+
+
+def test_flood_is_rate_limited_then_closed():
+    async def main():
+        async with running_relay(limits=Limits(rate=10, burst=20, kill_burst=60)) as relay:
+            c = await connect(relay)
+            for _ in range(30):
+                c.send({"type": "ping"})
+            await settle()
+            kinds = [m.get("code", m["type"]) for m in list(c.events._queue)]
+            assert kinds.count("rate_limited") >= 5 and c.connected
+            for _ in range(200):
+                if not c.connected:
+                    break
+                c.send({"type": "ping"})
+            await c.wait_until(lambda: not c.connected)
+            other = await connect(relay)
+            await other.request({"type": "ping"})
+    asyncio.run(main())
+
+
+def test_hello_deadline_and_idle_timeout():
+    async def main():
+        lim = Limits(hello_timeout=0.2, ping_interval=0.2, idle_timeout=0.6, housekeeping=0.05)
+        async with running_relay(limits=lim) as relay:
+            silent = await connect(relay, hello=False)
+            await silent.wait_until(lambda: not silent.connected, 3)
+            assert silent.events._queue[0]["code"] == "bad_message"
+            # a client that answers pings stays; one that does not is closed
+            good = await connect(relay)
+            t0 = time.monotonic()
+            await good.wait_until(lambda: any(m["type"] == "ping" for m in good.events._queue), 3)
+            reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+            writer.write(pack_frame({"type": "hello", "version": 1}))
+            data = await asyncio.wait_for(reader.read(), 3)   # returns at EOF: closed for idling
+            assert b"ping" in data
+            assert good.connected and time.monotonic() - t0 < 3
+    asyncio.run(main())
+
+
+def test_slow_reader_does_not_delay_the_others():
+    async def main():
+        clock = ManualClock()
+        lim = Limits(send_queue=16 * 1024, sndbuf=4096)
+        async with running_relay(clock=clock, limits=lim) as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.create_table("Ana", 3, 30)
+            code = j["table"]["code"]
+            await b.join(code, "Ben")
+            # the slow reader: a tiny receive buffer and it never reads
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+            sock.connect(("127.0.0.1", relay.port))
+            sock.sendall(pack_frame({"type": "hello", "version": 1}))
+            sock.sendall(pack_frame({"type": "join", "code": code, "name": "Slow",
+                                     "contribution": b"s" * 32}))
+            await a.wait_until(lambda: len(a.table["players"]) == 3)
+            for _ in range(40):    # fills its buffers with answers it never reads
+                sock.sendall(pack_frame({"type": "list_tables"}))
+            await a.start()
+            slow_seat = 2
+            latencies = []
+            t_end = time.monotonic() + 20
+            while a.end is None and time.monotonic() < t_end:
+                st_ = a.state
+                if st_.active == slow_seat:
+                    clock.advance(30)     # the clock plays for the slow seat
+                    await a.wait_until(lambda: a.state.active != slow_seat or a.end is not None)
+                    continue
+                mover = a if st_.active == a.seat else b
+                await mover.wait_until(lambda: mover.seq == a.seq)
+                t0 = time.monotonic()
+                await play_turn_step(mover)
+                latencies.append(time.monotonic() - t0)
+                await a.wait_until(lambda: a.seq >= mover.seq)
+            assert a.end is not None and a.verdict.ok
+            assert max(latencies) < 0.5, max(latencies)
+            slot = relay.tables[code].slots[slow_seat]
+            assert slot.conn is None          # dropped for not reading; the seat stayed
+            sock.close()
+    asyncio.run(main())
