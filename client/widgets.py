@@ -128,7 +128,7 @@ class Button(Widget):
         if focused and enabled:
             rounded(surface, r.inflate(layout.px(8), layout.px(8)), theme.FOCUS_RING, radius + layout.px(4),
                     max(2, layout.px(3)))
-        pad = layout.px(12)
+        pad = layout.px(10)
         draw_text(surface, self.text(), r.inflate(-2 * pad, -layout.px(4)), layout.font_px(self.size),
                   fg, bold=True, align="center")
 

@@ -61,8 +61,8 @@ class GameScene(Scene):
             self.sheet_view = SheetView((24, 16, 440, 688), 290)
             self.cx = 870
         else:
-            w = 300 + 110 * ncols if ncols < 4 else 640
-            self.sheet_view = SheetView((24, 16, w, 688), 210 if ncols > 2 else 250)
+            w = 300 + 110 * ncols if ncols < 4 else 680
+            self.sheet_view = SheetView((24, 16, w, 688), 230 if ncols > 2 else 250)
             self.cx = (24 + w + 1256) / 2 + 6
         die = 92 if ncols <= 2 else 84
         self.dice_view = DiceView((self.cx, 176), die=die, gap=18 if ncols <= 2 else 14)
@@ -462,5 +462,5 @@ class SoloGameScene(GameScene):
         super().draw_footer(surface)
         L = self.layout
         draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(self.match.commitment)),
-                  L.rect((self.cx - 360, 672, 720, 26)), L.font_px(14), theme.TEXT_ON_FELT_SOFT,
+                  L.rect((self.cx - 360, 672, 720, 26)), L.font_px(15), theme.TEXT_ON_FELT_SOFT,
                   align="center")

@@ -21,15 +21,15 @@ class ReplayScene(Scene):
         self.records = list(verdict.log.records) if verdict.log else []
         self.index = len(self.states) - 1
         n = len(self.states[0].setup.seats) if self.states else 1
-        w = 440 if n == 1 else (300 + 110 * n if n < 4 else 640)
-        self.sheet_view = SheetView((24, 16, w, 688), 290 if n == 1 else 210)
+        w = 440 if n == 1 else (300 + 110 * n if n < 4 else 680)
+        self.sheet_view = SheetView((24, 16, w, 688), 290 if n == 1 else 230)
         self.cx = (24 + w + 1256) / 2 + 6
         self.dice_view = DiceView((self.cx, 250), die=80, gap=14)
         cx = self.cx
-        self.button("first", (cx - 300, 420, 140, 50), lambda: self.t("verify.first"), style="secondary", size=18)
-        self.button("prev", (cx - 150, 420, 140, 50), lambda: self.t("verify.step_back"), size=18)
-        self.button("next", (cx + 10, 420, 140, 50), lambda: self.t("verify.step_forward"), size=18)
-        self.button("last", (cx + 160, 420, 140, 50), lambda: self.t("verify.last"), style="secondary", size=18)
+        self.button("first", (cx - 312, 420, 152, 50), lambda: self.t("verify.first"), style="secondary", size=18)
+        self.button("prev", (cx - 154, 420, 152, 50), lambda: self.t("verify.step_back"), size=18)
+        self.button("next", (cx + 2, 420, 152, 50), lambda: self.t("verify.step_forward"), size=18)
+        self.button("last", (cx + 160, 420, 152, 50), lambda: self.t("verify.last"), style="secondary", size=18)
         self.button("back", (cx - 120, 620, 240, 50), lambda: self.t("common.back"), style="secondary")
         self.focus_id = "next"
 

@@ -50,7 +50,7 @@ class TableScene(GameScene):
         out = []
         for i, s in enumerate(self.state.setup.seats):
             name = s.name
-            if i == self.conn.seat:
+            if i == self.conn.seat and self.ncols <= 2:
                 name = f"{name} {self.t('lobby.you')}"
             out.append(name)
         return out
@@ -188,7 +188,7 @@ class TableScene(GameScene):
             if pulse:
                 pygame.draw.rect(surface, theme.WHITE, r, max(2, L.px(3)), border_radius=L.px(12))
             secs = int(math.ceil(rem))
-            draw_text(surface, f"⏱ {secs // 60}:{secs % 60:02d}", r.inflate(-L.px(16), 0), L.font_px(26),
+            draw_text(surface, f"{secs // 60}:{secs % 60:02d}", r.inflate(-L.px(16), 0), L.font_px(26),
                       theme.WHITE, bold=True, align="center")
         if self.conn.status != "connected":
             draw_text(surface, self.t("table.reconnecting"), L.rect((cx - 300, 66, 600, 28)), L.font_px(18),

@@ -1,0 +1,51 @@
+"""An offline stand-in for a relay connection, showing a table mid-game.
+
+Used by the scene tests and ``bench/client_frame.py`` to draw the table scene
+without a network; it has the attributes ``TableScene`` reads from a
+``relay.client.RelayConnection``.
+"""
+from __future__ import annotations
+
+from core.game import Seat
+from core.match import Match
+
+
+class DemoConnection:
+    def __init__(self, seats: int = 4, turns: int = 14, my_seat: int = 0):
+        names = ["Ana", "Bot Ada", "Bruno", "Bot Bram"][:seats]
+        kinds = ["human", "bot", "human", "bot"][:seats]
+        self.match = Match.create("bonanza", [Seat(n, k) for n, k in zip(names, kinds)],
+                                  b"demo-table-seed".ljust(32, b"."), mode="table")
+        for _ in range(turns):
+            m = self.match
+            m.roll([False] * 5)
+            m.write(m.state.sheets[m.state.active].free_boxes()[0])
+        while self.match.state.active != my_seat:
+            m = self.match
+            m.roll([False] * 5)
+            m.write(m.state.sheets[m.state.active].free_boxes()[0])
+        self.match.roll([False] * 5)
+        self.seat = my_seat
+        self.status = "connected"
+        self.held = [False] * 5
+        self.clock = {"seat": my_seat, "turn": self.match.state.turn, "remaining": 7.5,
+                      "turn_seconds": 60}
+        self.table = {"code": "K7QWE", "seats": seats, "host": 0, "ruleset": "bonanza",
+                      "turn_seconds": 60,
+                      "players": [{"seat": i, "name": n, "kind": k, "connected": i != 2, "playing": True}
+                                  for i, (n, k) in enumerate(zip(names, kinds))]}
+        self.client = None
+        self.sent: list = []
+
+    @property
+    def state(self):
+        return self.match.state
+
+    def send(self, msg) -> None:
+        self.sent.append(msg)
+
+    def poll(self) -> list:
+        return []
+
+    def close(self, timeout: float = 0) -> None:
+        pass

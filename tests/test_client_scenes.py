@@ -1,0 +1,119 @@
+"""Every scene renders (a PNG of each is saved), and no text overflows its box
+in any of the six languages at the smallest supported window (960x540)."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from client import theme
+
+LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
+
+
+@pytest.fixture
+def app(data_dirs):
+    from client.app import App
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
+    a.profile.settings["animation"] = "off"
+    yield a
+    from client import lang
+    lang.set_language("en")
+    pygame.display.quit()
+
+
+def finished_solo(app):
+    from client.actions import Action
+    from client.scenes.game import SoloGameScene
+    g = SoloGameScene(app, seed_text="scenes")
+    app.push(g)
+    while not g.state.over:
+        g.match.roll([False] * 5)
+        g.match.write(g.state.sheets[0].free_boxes()[0])
+    app.step()
+    return app.scene
+
+
+def build_scenes(app):
+    """(name, factory) of every scene, each factory leaving it on top of the stack."""
+    from client.demo import DemoConnection
+    from client.scenes import daily, game, lobby, replay, rules, settings, solo_setup, table, title, verify
+
+    def push(scene):
+        app.to_title()
+        app.push(scene) if not isinstance(scene, title.TitleScene) else None
+        return scene
+
+    def solo():
+        from client.actions import Action
+        g = push(game.SoloGameScene(app, seed_text="scenes"))
+        g.handle(Action("roll"))
+        g.handle(Action("toggle_die", 1))
+        g.update(0)
+        g.handle(Action("box", g.input.selection))
+        return g
+
+    def results():
+        app.to_title()
+        return finished_solo(app)
+
+    def replay_scene():
+        r = results()
+        app.push(replay.ReplayScene(app, r.verdict))
+        app.scene.step_to(20)
+        return app.scene
+
+    def lobby_scene(n):
+        def f():
+            conn = DemoConnection(seats=n)
+            return push(lobby.LobbyScene(app, conn, "192.168.1.20", 7468))
+        return f
+
+    def table_scene(n):
+        def f():
+            return push(table.TableScene(app, DemoConnection(seats=n)))
+        return f
+
+    return [
+        ("title", lambda: (app.to_title(), app.scene)[1]),
+        ("solo_setup", lambda: push(solo_setup.SoloSetupScene(app))),
+        ("solo_game", solo),
+        ("results", results),
+        ("verify", lambda: push(verify.VerifyScene(app))),
+        ("replay", replay_scene),
+        ("rules", lambda: push(rules.RulesScene(app))),
+        ("settings", lambda: push(settings.SettingsScene(app))),
+        ("daily", lambda: push(daily.DailyScene(app))),
+        ("host_setup", lambda: push(lobby.HostSetupScene(app))),
+        ("join", lambda: push(lobby.JoinScene(app))),
+        ("lobby_2", lobby_scene(2)),
+        ("lobby_4", lobby_scene(4)),
+        ("table_2", table_scene(2)),
+        ("table_4", table_scene(4)),
+    ]
+
+
+def test_every_scene_renders(app, artifacts):
+    for name, factory in build_scenes(app):
+        scene = factory()
+        app.step()
+        assert app.scene is scene, name
+        app.screenshot(artifacts / f"client_scene_{name}.png")
+
+
+def test_no_text_overflows_in_any_language_at_smallest_window(app, artifacts):
+    from client import widgets
+    app.apply_window(theme.MIN_WINDOW)
+    assert app.screen.get_size() == theme.MIN_WINDOW
+    problems = []
+    for code in LANGS:
+        app.set_language(code)
+        for name, factory in build_scenes(app):
+            factory()
+            widgets.FIT_REPORT.clear()
+            app.draw()
+            for text, px, width, max_width in widgets.FIT_REPORT:
+                if width > max_width + 1 or px < theme.MIN_READABLE_PX:
+                    problems.append((code, name, text, px, width, max_width))
+            if name in ("solo_game", "table_4", "settings"):
+                pygame.image.save(app.screen, str(artifacts / f"client_small_{code}_{name}.png"))
+    assert not problems, "\n".join(map(str, problems[:40]))
