@@ -47,7 +47,7 @@ for _i, _r in enumerate(ROLLS):
     ROLL_OF_CODE[sum((d - 1) * 6 ** j for j, d in enumerate(_r))] = _i
 
 
-@njit(cache=True)
+@njit
 def _roll_index(d):
     s = np.sort(d)
     code = 0
@@ -58,7 +58,7 @@ def _roll_index(d):
     return ROLL_OF_CODE[code]
 
 
-@njit(cache=True)
+@njit
 def _write(mask, u, flag, r, V, threshold, upper_bonus, joker, extra_bonus, fmatters):
     """Best box for roll r (BOXES order on ties): (box, immediate points incl.
     bonuses, new u, new flag)."""
@@ -110,7 +110,7 @@ def _write(mask, u, flag, r, V, threshold, upper_bonus, joker, extra_bonus, fmat
     return bb, bimm, bu, bf, best
 
 
-@njit(cache=True)
+@njit
 def simulate(V, dice, threshold, upper_bonus, joker, extra_bonus, fmatters):
     games = dice.shape[0]
     scores = np.zeros(games, dtype=np.int64)
