@@ -51,7 +51,9 @@ class App:
         self.scenes: list = []
         pygame.key.set_repeat(350, 40)
         for text in self.profile.notice_texts(lang.t):
-            self.toast.show(text, "error", 6.0)
+            self.toast.show(text, "error", 6.0, queue=True)
+        self.profile.notices = []
+        self.profile.notify = lambda key, params: self.show(lang.t(key, **params), "error", 6.0)
         from .scenes.title import TitleScene
         self.push(TitleScene(self))
 

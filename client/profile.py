@@ -17,6 +17,7 @@ ANIMATION_SECONDS = {"off": 0.0, "fast": 0.18, "normal": 0.45}
 class Profile:
     def __init__(self, data_dir=None):
         self.notices: list = []
+        self.notify = None      # callable(key, params): set by the app to show a toast
         self.store = None
         try:
             from .store import open_store
@@ -37,14 +38,25 @@ class Profile:
             self.settings["window_size"] = [1280, 720]
 
     def notice_texts(self, t) -> list[str]:
+        """Every start-up notice as text in the player's language.
+
+        A store ``Notice`` is a 2-tuple ``(code, params)`` too, but its ``code`` is not a
+        catalogue key: ``.key`` is.  Only a plain ``(key, params)`` tuple (what this class
+        appends itself) is taken as it is."""
         out = []
         for n in self.notices:
-            if isinstance(n, tuple) and len(n) == 2 and isinstance(n[0], str) and isinstance(n[1], dict):
-                key, params = n
+            key = getattr(n, "key", None)
+            if isinstance(key, str) and key:
+                params = dict(getattr(n, "params", None) or {})
+            elif isinstance(n, tuple) and len(n) == 2 and isinstance(n[0], str) and isinstance(n[1], dict):
+                key, params = n[0], dict(n[1])
             else:
-                key, params = getattr(n, "key", "error.generic"), dict(getattr(n, "params", {}))
-            params.setdefault("detail", getattr(n, "message", ""))
-            out.append(t(key, **params))
+                key, params = "error.generic", {}
+            params.setdefault("detail", getattr(n, "message", "") or "")
+            text = t(key, **params)
+            if text == key:  # a key the catalogues lack: never show a raw code
+                text = t("error.generic", detail=params["detail"] or key)
+            out.append(text)
         return out
 
     def save(self) -> str | None:
@@ -58,11 +70,50 @@ class Profile:
             return "error.data_not_writable"
         return None
 
+    # ---------------------------------------------------------- recording games
+    def problem(self, key: str, **params) -> None:
+        """A problem the player must hear about: ``notify(key, params)`` (the app shows a
+        toast in the player's language) or, with no listener yet, a start-up notice."""
+        if self.notify is not None:
+            self.notify(key, params)
+        else:
+            self.notices.append((key, params))
+
+    def _record(self, do):
+        """Run a store write; a refusal or a disk problem becomes a toast, never silence."""
+        from .store import DailyAlreadyPlayed, StoreError
+        try:
+            return do()
+        except DailyAlreadyPlayed:
+            self.problem("record.daily_already_recorded")
+        except StoreError:
+            self.problem("record.not_saved")
+        except ValueError:
+            self.problem("record.not_verified")
+        except Exception as e:  # never crash the end of a game
+            self.problem("error.generic", detail=str(e))
+        return None
+
     def record_game(self, log_bytes: bytes):
+        """Store a finished game log; the GameRecord, or None (and a toast) on a problem."""
+        if self.store is None:
+            return None
+        return self._record(lambda: self.store.record_game(log_bytes))
+
+    def finish_and_record(self, match, duration_ms: int | None):
+        """Close a finished local match's log with its run time (end meta ``duration_ms``)
+        and record it through ``client.records.finish_and_record``."""
+        if self.store is None:
+            match.finish({} if duration_ms is None else {"duration_ms": max(0, int(duration_ms))})
+            return None
+        from .records import finish_and_record
+        return self._record(lambda: finish_and_record(self.store, match, duration_ms))
+
+    def daily_score(self, date_iso: str) -> int | None:
         if self.store is None:
             return None
         try:
-            return self.store.record_game(log_bytes)
+            return self.store.daily_score(date_iso)
         except Exception:
             return None
 

@@ -188,28 +188,56 @@ class ProgressBar:
 
 
 class Toast:
-    """A short message in the player's language at the bottom of the window."""
+    """A short message in the player's language at the bottom of the window.
+
+    A long message wraps onto up to three lines (the box grows upwards) instead of
+    shrinking to an unreadable size; ``queue=True`` waits for the message on show."""
+
+    MAX_LINES = 3
 
     def __init__(self):
         self.text = ""
         self.kind = "info"
         self.left = 0.0
+        self.queue: list[tuple[str, str, float]] = []
 
-    def show(self, text: str, kind: str = "info", seconds: float = 3.5) -> None:
+    def show(self, text: str, kind: str = "info", seconds: float = 3.5, queue: bool = False) -> None:
+        if queue and self.visible:
+            self.queue.append((text, kind, seconds))
+            return
         self.text, self.kind, self.left = text, kind, seconds
 
     def update(self, dt: float) -> None:
         if self.left > 0:
             self.left = max(0.0, self.left - dt)
+        if self.left <= 0 and self.queue:
+            self.text, self.kind, self.left = self.queue.pop(0)
 
     @property
     def visible(self) -> bool:
         return self.left > 0 and bool(self.text)
 
+    def lines(self, layout) -> tuple[list[str], int]:
+        """The wrapped lines and their pixel size for the current window."""
+        px = layout.font_px(20)
+        inner_w = layout.rect((240, 648, 800, 48)).w - layout.px(40)
+        if fonts.text_width(self.text, px) <= inner_w:
+            return [self.text], px
+        for size in (20, 18, 17, 16):
+            px = layout.font_px(size)
+            lines = fonts.wrap(self.text, px, inner_w)
+            if len(lines) <= self.MAX_LINES:
+                return lines, px
+        return fonts.wrap(self.text, px, inner_w)[: self.MAX_LINES], px
+
     def draw(self, surface, layout) -> None:
         if not self.visible:
             return
+        lines, px = self.lines(layout)
+        line_h = int(px * 1.3)
         r = layout.rect((240, 648, 800, 48))
+        extra = (len(lines) - 1) * line_h
+        r = pygame.Rect(r.x, r.y - extra, r.w, r.h + extra)
         s = pygame.Surface(r.size, pygame.SRCALPHA)
         alpha = int(235 * min(1.0, self.left / 0.3))
         pygame.draw.rect(s, (*theme.TOAST_BG, alpha), s.get_rect(), border_radius=layout.px(12))
@@ -217,5 +245,9 @@ class Toast:
         pygame.draw.rect(s, (*edge, alpha), pygame.Rect(0, 0, layout.px(8), r.h),
                          border_top_left_radius=layout.px(12), border_bottom_left_radius=layout.px(12))
         surface.blit(s, r)
-        draw_text(surface, self.text, r.inflate(-layout.px(40), -layout.px(8)), layout.font_px(20),
-                  theme.WHITE, align="center")
+        inner = r.inflate(-layout.px(40), -layout.px(8))
+        y = inner.centery - (len(lines) * line_h) // 2
+        for line in lines:
+            draw_text(surface, line, pygame.Rect(inner.x, y, inner.w, line_h), px, theme.WHITE,
+                      align="center")
+            y += line_h

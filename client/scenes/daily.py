@@ -58,7 +58,7 @@ class DailyScene(Scene):
         if self.status() != "available":
             draw_text(surface, self.t("daily.already_played"), L.rect((240, 326, 800, 40)), L.font_px(20),
                       theme.PENDING, bold=True, align="center")
-            best = self.app.profile.best("yacht", "daily")
-            if best is not None:
-                draw_text(surface, self.t("daily.your_score", score=best), L.rect((240, 570, 800, 40)),
+            score = self.app.profile.daily_score(self.date)
+            if score is not None:
+                draw_text(surface, self.t("daily.your_score", score=score), L.rect((240, 570, 800, 40)),
                           L.font_px(20), theme.GOLD, bold=True, align="center")

@@ -398,6 +398,7 @@ class SoloGameScene(GameScene):
         self.run_started: float | None = None
         self.run_time: float | None = None
         self.finished = False
+        self.record = None
 
     @property
     def state(self):
@@ -430,7 +431,8 @@ class SoloGameScene(GameScene):
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
         if self.match.state.over:
-            self.run_time = self.app.now - (self.run_started or self.app.now)
+            start = self.app.now if self.run_started is None else self.run_started
+            self.run_time = self.app.now - start
 
     def send_give_up(self) -> None:
         self.match.give_up(0)
@@ -445,9 +447,10 @@ class SoloGameScene(GameScene):
     def finish(self) -> None:
         from .results import ResultsScene
         ms = int(round(self.elapsed() * 1000))
-        self.match.finish({"duration_ms": ms})
+        # the run time goes into the log's end meta (inside the hash chain), then the store
+        self.record = self.app.profile.finish_and_record(self.match, ms)
         self.app.replace(ResultsScene.from_match(self.app, self.match, self.elapsed(), self.mode,
-                                                 self.seed_text))
+                                                 self.seed_text, record=self.record))
 
     def animating(self) -> bool:
         return super().animating() or (self.run_started is not None and self.run_time is None)

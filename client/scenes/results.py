@@ -42,9 +42,12 @@ class ResultsScene(Scene):
         self.focus_id = "again" if mode != "daily" and mode != "table" else "verify"
 
     @classmethod
-    def from_match(cls, app, match, elapsed, mode="solo", seed_text=None):
+    def from_match(cls, app, match, elapsed, mode="solo", seed_text=None, record=None):
+        """Results of a local match that was already finished and recorded
+        (``Profile.finish_and_record``)."""
+        if match.log.end is None:
+            match.finish({"duration_ms": int(round((elapsed or 0) * 1000))})
         data = match.log.to_bytes()
-        record = app.profile.record_game(data)
         reveal = match.reveal or {}
         return cls(app, match.state, data, elapsed=elapsed, record=record, mode=mode,
                    seed_text=seed_text, reveal_seed=reveal.get("seed"), commitment=match.commitment)

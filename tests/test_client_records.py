@@ -1,0 +1,184 @@
+"""The client on top of the account store: start-up notices in the player's language,
+the daily screen's own score, the end of a game through ``finish_and_record`` (run
+time in the log), store problems shown as toasts, and the Records scene."""
+from __future__ import annotations
+
+import os
+
+import pygame
+import pytest
+
+from client import i18n, lang
+from client.actions import Action
+
+LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
+NOTICE_CODES = ("store.corrupt_moved", "store.unwritable", "store.newer_version", "store.migrated")
+
+
+@pytest.fixture
+def app(data_dirs):
+    from client.app import App
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
+    a.profile.settings["animation"] = "off"
+    yield a
+    lang.set_language("en")
+    pygame.display.quit()
+
+
+def play_out(match, policy="first"):
+    """Finish a core Match: roll once, write the first free box (or the best preview)."""
+    from core.rules import preview
+    while not match.state.over:
+        match.roll([False] * 5)
+        st = match.state
+        free = st.sheets[0].free_boxes()
+        if policy == "best":
+            p = preview(st.ruleset, st.sheets[0], st.dice)
+            box = max(free, key=lambda b: p.get(b, 0))
+        else:
+            box = free[0]
+        _, refusal = match.write(box)
+        if refusal:  # a joker forcing another box
+            from core.game import allowed
+            match.write(sorted(allowed(match.state))[0])
+    return match
+
+
+def drive_solo_scene(app, scene):
+    """Play a solo scene to its end through the scene's own moves (the run timer runs)."""
+    app.push(scene)
+    while not scene.state.over:
+        scene.send_roll([False] * 5)
+        app.step(0.5)
+        free = scene.state.sheets[0].free_boxes()
+        from core.game import allowed
+        ok = [b for b in free if b in allowed(scene.state)]
+        scene.send_write(ok[0])
+    app.step(0.1)
+    return app.scene
+
+
+# ------------------------------------------------------------------ 1a: notices
+
+@pytest.mark.parametrize("code", NOTICE_CODES)
+def test_every_store_notice_has_its_key_in_six_languages(code):
+    from client.store import Notice
+    key = Notice(code, {}).key
+    assert key != "error.generic", code
+    for lng in LANGS:
+        assert key in i18n.all_keys(lng), (lng, key)
+
+
+@pytest.mark.parametrize("lng", LANGS)
+def test_store_notice_is_shown_translated_never_as_a_code(lng):
+    from client.profile import Profile
+    from client.store import Notice
+    prof = Profile.__new__(Profile)
+    prof.notices = [Notice("store.corrupt_moved", {"path": "/d/bonanza.db.corrupt-1", "original": "/d/bonanza.db",
+                                                   "recovered": 7, "reason": "x"}),
+                    Notice("store.unwritable", {"path": "/ro", "reason": "denied"}),
+                    Notice("store.newer_version", {"path": "/d/bonanza.db", "version": 9}),
+                    Notice("store.migrated", {"path": "/d/bonanza.db", "backup": "/d/bonanza.db.v1-backup",
+                                              "from": 1, "to": 2})]
+    tr = i18n.Translator(lng)
+    texts = prof.notice_texts(tr.t)
+    assert texts[0] == tr.t("error.db_corrupt", path="/d/bonanza.db.corrupt-1", recovered=7)
+    assert "/d/bonanza.db.corrupt-1" in texts[0] and "7" in texts[0]
+    assert texts[1] == tr.t("error.data_not_writable", path="/ro")
+    assert texts[2] == tr.t("store.newer_version", path="/d/bonanza.db")
+    assert "/d/bonanza.db.v1-backup" in texts[3]
+    for text in texts:
+        assert not text.startswith(("store.", "error.")), text
+        assert "{" not in text, text
+    if lng == "en":
+        assert "nothing will be saved" in texts[1]
+
+
+def test_a_damaged_file_shows_a_translated_toast_at_start(data_dirs, monkeypatch):
+    from client.app import App
+    (data_dirs["data"] / "bonanza.db").write_bytes(b"this is not a database" * 500)
+    monkeypatch.setenv("BONANZA_LANG", "fr")       # the system language: French
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
+    try:
+        text = a.toast.text
+        assert a.toast.visible
+        assert text.startswith("Le fichier des parties enregistrées"), text
+        assert "store.corrupt_moved" not in text and "{" not in text
+        assert "corrupt-" in text
+    finally:
+        lang.set_language("en")
+        pygame.display.quit()
+
+
+# ------------------------------------------------------------------ 1b: daily score
+
+def test_daily_screen_shows_todays_score_not_the_best_ever(app):
+    from client import widgets
+    from client.daily import start_offline_daily, today_utc
+    from client.records import finish_and_record
+    from client.scenes.daily import DailyScene
+    store = app.profile.store
+    today = today_utc()
+    good = start_offline_daily(store, "Player", "2001-01-01")
+    finish_and_record(store, play_out(good, "best"), 1000)
+    bad = start_offline_daily(store, "Player", today)
+    finish_and_record(store, play_out(bad, "first"), 1000)
+    mine = store.daily_score(today)
+    assert mine is not None and store.best("yacht", "daily") > mine
+    app.push(DailyScene(app))
+    widgets.FIT_REPORT.clear()
+    app.step()
+    shown = [t for t, *_ in widgets.FIT_REPORT]
+    assert lang.t("daily.your_score", score=mine) in shown
+    assert lang.t("daily.your_score", score=store.best("yacht", "daily")) not in shown
+
+
+# ------------------------------------------------------------------ 1c: the end of a game
+
+def test_solo_game_end_records_the_run_time_in_the_log(app):
+    from core.verify import verify_bytes
+    from client.scenes.game import SoloGameScene
+    g = SoloGameScene(app, seed_text="run-time")
+    results = drive_solo_scene(app, g)
+    assert type(results).__name__ == "ResultsScene"
+    ms = int(round(g.run_time * 1000))
+    assert ms > 5000
+    rec = app.profile.store.history(1)[0]
+    assert rec.duration_ms == ms
+    assert results.record is not None and results.record.id == rec.id
+    log = app.profile.store.game_log(rec.id)
+    v = verify_bytes(log)
+    assert v.ok
+    assert v.log.end["meta"]["duration_ms"] == ms
+    assert log == g.match.log.to_bytes()
+
+
+def test_daily_already_recorded_shows_a_toast_in_the_players_language(app):
+    from core.match import Match
+    from client.daily import start_offline_daily
+    from client.records import finish_and_record
+    from client.scenes.game import SoloGameScene
+    store = app.profile.store
+    date = "2002-02-02"
+    first = start_offline_daily(store, "Player", date)
+    finish_and_record(store, play_out(first, "best"), 1234)
+    app.set_language("es")
+    again = Match.create_daily(date, "Player", meta={"date": date})   # a second try at the same day
+    drive_solo_scene(app, SoloGameScene(app, match=again, mode="daily"))
+    assert app.toast.visible
+    assert app.toast.text == i18n.Translator("es").t("record.daily_already_recorded")
+    assert len(store.history(10)) == 1
+
+
+def test_store_error_at_game_end_shows_a_toast(app, monkeypatch):
+    from client.scenes.game import SoloGameScene
+    from client.store import StoreError
+
+    def broken(*a, **k):
+        raise StoreError("store.write_failed", "disk I/O error")
+    monkeypatch.setattr(app.profile.store, "record_game", broken)
+    app.set_language("nl")
+    results = drive_solo_scene(app, SoloGameScene(app, seed_text="full-disk"))
+    assert type(results).__name__ == "ResultsScene"
+    assert app.toast.text == i18n.Translator("nl").t("record.not_saved")
+    assert results.verdict is not None and results.verdict.ok     # the game itself still verifies
