@@ -878,7 +878,11 @@ def default_data_dir() -> str:
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    relay = Relay(args.data or default_data_dir(), bot_delay=args.bot_delay)
+    limits = Limits()
+    if args.max_rate:
+        limits.rate = limits.burst = args.max_rate
+        limits.kill_burst = 4 * args.max_rate
+    relay = Relay(args.data or default_data_dir(), bot_delay=args.bot_delay, limits=limits)
     port = await relay.start(args.host, args.port)
     print(f"listening on {args.host}:{port}", flush=True)
     stop = asyncio.Event()
@@ -899,6 +903,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", default=None, help="folder for finished logs and the daily database")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a bot waits before each action (default 0.6)")
+    p.add_argument("--max-rate", type=float, default=None,
+                   help="messages per second allowed per connection (default 30; benchmarks)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
