@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from core import dice as dice_mod
-from core.game import MAX_SEATS, Seat, standings
+from core.game import MAX_SEATS, IllegalMove, Seat, apply, standings
 from core.match import Match
 from core.rules import RULESETS
 
@@ -611,9 +611,13 @@ class Relay:
         if table.finished:
             from core.game import Refusal
             return Refusal("game_over", "the game is over")
-        record, refusal = table.match.play(move)
-        if refusal is not None:
-            return refusal
+        match = table.match
+        try:   # core's apply checks the move (seat, turn, legality) once
+            state = apply(match.state, move)
+        except IllegalMove as e:
+            return e.refusal
+        match.state = state
+        record = match.log.append(move, state)
         if move["type"] in ("roll", "write") and not move.get("auto"):
             table.slots[move["seat"]].autos = 0
         if move["type"] == "roll":
