@@ -182,3 +182,136 @@ def test_store_error_at_game_end_shows_a_toast(app, monkeypatch):
     assert type(results).__name__ == "ResultsScene"
     assert app.toast.text == i18n.Translator("nl").t("record.not_saved")
     assert results.verdict is not None and results.verdict.ok     # the game itself still verifies
+
+
+# ------------------------------------------------------------------ 2: the Records scene
+
+def key(app, k):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step(1 / 60)
+
+
+def click(app, design_rect):
+    pos = app.layout.rect(design_rect).center
+    app.mouse = pos
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.step(1 / 60)
+
+
+def populate(app):
+    import sys
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_client_scenes import populate_records
+    populate_records(app)
+    return app.profile.store
+
+
+def shown_texts(app):
+    from client import widgets
+    widgets.FIT_REPORT.clear()
+    app.draw()
+    return [t for t, *_ in widgets.FIT_REPORT]
+
+
+def test_title_menu_has_records_between_verify_and_rules(app):
+    from client.scenes.title import MENU
+    ids = [id for id, _ in MENU]
+    assert ids.index("records") == ids.index("verify") + 1 == ids.index("rules") - 1
+    title = app.scene
+    rects = [w.rect for w in title.widgets]
+    for a, b in zip(rects, rects[1:]):          # buttons do not overlap each other
+        assert a[1] + a[3] <= b[1]
+    assert rects[-1][1] + rects[-1][3] <= 660   # nor the footer line (y 668)
+
+
+def test_records_by_keyboard_replay_and_export(app):
+    from client.records import default_filename, import_record
+    store = populate(app)
+    for _ in range(5):
+        key(app, pygame.K_DOWN)
+    assert app.scene.focus_id == "records"
+    key(app, pygame.K_RETURN)
+    rec_scene = app.scene
+    assert type(rec_scene).__name__ == "RecordsScene"
+    # the best per ruleset and mode, statistics and the board are on screen
+    texts = shown_texts(app)
+    best = store.best("bonanza", "solo")
+    st = store.stats("bonanza")
+    assert str(best) in texts and str(store.best("yacht", "daily")) in texts
+    assert lang.tn("stats.times", st["upper_bonus"]) in texts
+    assert lang.t("records.board", ruleset=lang.t("records.ruleset.bonanza")) in texts
+    board = rec_scene.entries
+    assert [r.score for r in board] == sorted((r.score for r in board), reverse=True)
+    assert board[0].score == best
+    from client.records import format_duration
+    assert format_duration(board[0].duration_ms) in texts
+    # Down, Enter: the second entry's game opens in the replay scene
+    key(app, pygame.K_DOWN)
+    assert rec_scene.sel == 1
+    key(app, pygame.K_RETURN)
+    replay = app.scene
+    assert type(replay).__name__ == "ReplayScene"
+    assert replay.verdict.ok
+    assert replay.verdict.log.to_bytes() == store.game_log(board[1].id)
+    key(app, pygame.K_ESCAPE)
+    assert app.scene is rec_scene
+    # Right twice: the history; Tab, Tab: Export; Enter writes the record file
+    key(app, pygame.K_RIGHT)
+    assert rec_scene.tab == "board:yacht"
+    assert {r.ruleset for r in rec_scene.entries} == {"yacht"}
+    key(app, pygame.K_RIGHT)
+    assert rec_scene.tab == "history"
+    assert [r.id for r in rec_scene.entries] == [r.id for r in store.history(50)]
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_DOWN)
+    chosen = rec_scene.selected()
+    key(app, pygame.K_TAB)
+    key(app, pygame.K_TAB)
+    assert rec_scene.focus_id == "export"
+    key(app, pygame.K_RETURN)
+    path = os.path.join(store.directory, "exports", default_filename(chosen))
+    assert os.path.isfile(path)
+    assert app.toast.text == lang.t("records.exported", path=path)
+    summary = import_record(path)
+    assert summary.score == chosen.score and summary.duration_ms == chosen.duration_ms
+    key(app, pygame.K_ESCAPE)
+    assert type(app.scene).__name__ == "TitleScene"
+
+
+def test_records_by_mouse(app):
+    from client.scenes import records as R
+    from client.scenes.title import TitleScene
+    store = populate(app)
+    title = app.scene
+    click(app, title.widget("records").rect)
+    sc = app.scene
+    assert type(sc).__name__ == "RecordsScene"
+    click(app, sc.widget("tab:board:yacht").rect)
+    assert sc.tab == "board:yacht"
+    click(app, sc.widget("tab:history").rect)
+    assert sc.tab == "history"
+    row = (R.LIST_X, R.LIST_Y + 3 * R.ROW_H, R.LIST_W, R.ROW_H)
+    click(app, row)                                  # first click chooses the row
+    assert sc.sel == 3 and app.scene is sc
+    click(app, sc.widget("export").rect)
+    assert os.path.isfile(os.path.join(store.directory, "exports",
+                                       __import__("client.records", fromlist=["x"]).default_filename(sc.selected())))
+    click(app, row)                                  # a second click replays it
+    assert type(app.scene).__name__ == "ReplayScene"
+    assert app.scene.verdict.log.to_bytes() == store.game_log(sc.entries[3].id)
+    click(app, app.scene.widget("back").rect)
+    assert app.scene is sc
+    click(app, sc.widget("back").rect)
+    assert isinstance(app.scene, TitleScene)
+
+
+def test_records_with_no_games(app):
+    from client.scenes.records import RecordsScene
+    app.push(RecordsScene(app))
+    texts = shown_texts(app)
+    assert lang.t("history.empty") in texts
+    assert not app.scene.enabled(Action("press", "replay"))
+    assert not app.scene.enabled(Action("press", "export"))
+    key(app, pygame.K_RETURN)                      # nothing to replay: stays, no crash
+    assert type(app.scene).__name__ == "RecordsScene"

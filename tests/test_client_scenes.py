@@ -33,6 +33,29 @@ def finished_solo(app):
     return app.scene
 
 
+def populate_records(app):
+    """A few finished games in the store (solo runs with times, two dailies), once."""
+    from core.match import Match
+    from client.daily import start_offline_daily
+    from client.records import finish_and_record, new_solo_match
+    store = app.profile.store
+    if getattr(app, "_records_populated", False):
+        return
+    app._records_populated = True
+    for i in range(12):
+        m = new_solo_match("Player", seed=bytes([i + 1]) * 32)
+        while not m.state.over:
+            m.roll([False] * 5)
+            m.write(sorted(__import__("core.game", fromlist=["allowed"]).allowed(m.state))[-1])
+        finish_and_record(store, m, 60_000 + i * 7_531, played_at=f"2024-05-{i + 1:02d}T10:00:00Z")
+    for day in ("2024-06-01", "2024-06-02"):
+        m = start_offline_daily(store, "Player", day)
+        while not m.state.over:
+            m.roll([False] * 5)
+            m.write(m.state.sheets[0].free_boxes()[-1])
+        finish_and_record(store, m, 95_250, played_at=f"{day}T09:00:00Z")
+
+
 def build_scenes(app):
     """(name, factory) of every scene, each factory leaving it on top of the stack."""
     from client.demo import DemoConnection
@@ -68,6 +91,11 @@ def build_scenes(app):
             return push(lobby.LobbyScene(app, conn, "192.168.1.20", 7468))
         return f
 
+    def records_scene():
+        populate_records(app)
+        from client.scenes.records import RecordsScene
+        return push(RecordsScene(app))
+
     def table_scene(n):
         def f():
             return push(table.TableScene(app, DemoConnection(seats=n)))
@@ -81,6 +109,7 @@ def build_scenes(app):
         ("verify", lambda: push(verify.VerifyScene(app))),
         ("replay", replay_scene),
         ("rules", lambda: push(rules.RulesScene(app))),
+        ("records", records_scene),
         ("settings", lambda: push(settings.SettingsScene(app))),
         ("daily", lambda: push(daily.DailyScene(app))),
         ("host_setup", lambda: push(lobby.HostSetupScene(app))),

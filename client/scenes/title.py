@@ -1,4 +1,4 @@
-"""The title screen: Solo, Daily challenge, Host, Join, Verify, Rules, Settings, Quit."""
+"""The title screen: Solo, Daily challenge, Host, Join, Verify, Records, Rules, Settings, Quit."""
 from __future__ import annotations
 
 import math
@@ -10,17 +10,17 @@ from ..widgets import draw_text
 from .base import Scene
 
 MENU = (("solo", "menu.solo"), ("daily", "menu.daily"), ("host", "menu.host"),
-        ("join", "menu.join"), ("verify", "menu.verify"), ("rules", "menu.rules"),
+        ("join", "menu.join"), ("verify", "menu.verify"), ("records", "menu.records"), ("rules", "menu.rules"),
         ("settings", "menu.settings"), ("quit", "menu.quit"))
 
 
 class TitleScene(Scene):
     def __init__(self, app):
         super().__init__(app)
-        y = 206
+        y, step = 194, 51
         for i, (id, key) in enumerate(MENU):
             style = "primary" if i == 0 else "secondary"
-            self.button(id, (450, y + i * 60, 380, 50), lambda k=key: self.t(k), style=style, size=23)
+            self.button(id, (450, y + i * step, 380, 43), lambda k=key: self.t(k), style=style, size=22)
         self.focus_id = "solo"
         self.t_anim = 0.0
 
@@ -45,6 +45,9 @@ class TitleScene(Scene):
         elif id == "verify":
             from .verify import VerifyScene
             app.push(VerifyScene(app))
+        elif id == "records":
+            from .records import RecordsScene
+            app.push(RecordsScene(app))
         elif id == "rules":
             from .rules import RulesScene
             app.push(RulesScene(app))

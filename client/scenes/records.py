@@ -1,0 +1,370 @@
+"""Records: best score per ruleset (solo and daily), statistics, the personal-best
+board (score, time, seed, date) and the history.  A selected game opens in the
+replay/verify scene or is exported as a record file to the data folder's
+``exports/``.
+
+Keys: Up/Down choose a game, Left/Right switch list (Bonanza board, Yacht board,
+history), Enter replays the chosen game (or presses the focused button), Tab moves
+the focus over the list and the buttons, Escape goes back.  The mouse: click a tab,
+click a row to choose it (a second click replays it), the wheel scrolls.
+"""
+from __future__ import annotations
+
+import os
+
+import pygame
+
+from .. import actions as A
+from .. import lang, theme
+from ..actions import Action
+from ..widgets import draw_text, shadowed_panel
+from .base import Scene
+
+RULESETS = ("bonanza", "yacht")
+TABS = ("board:bonanza", "board:yacht", "history")
+BOARD_MODES = ("solo", "daily")
+BOARD_SIZE = 10
+HISTORY_SIZE = 50
+VISIBLE = 9
+# the list (design units)
+LIST_X, LIST_W = 560, 660
+LIST_Y, ROW_H = 240, 36
+COLS_BOARD = ((0, 30, "right"), (34, 96, "right"), (140, 116, "right"), (266, 114, "center"),
+              (384, 116, "center"), (510, 150, "left"))   # #, score, time, seed, date, mode
+COLS_HISTORY = ((0, 116, "left"), (124, 150, "left"), (282, 110, "left"), (396, 100, "right"),
+                (506, 150, "right"))                     # date, mode, ruleset, score, time
+
+
+def format_number(value) -> str:
+    """A score average in the player's language (``201.5`` / ``201,5``)."""
+    if value is None:
+        return "–"
+    try:
+        from babel.numbers import format_decimal
+        return format_decimal(value, format="#,##0.#", locale=lang.current().replace("-", "_"))
+    except Exception:
+        return f"{value:g}"
+
+
+def short_seed(seed: str | None) -> str:
+    return "–" if not seed else seed[:8] + "…"
+
+
+def game_date(rec) -> str:
+    return rec.date or (rec.played_at or "")[:10] or "–"
+
+
+def board_entries(store, ruleset: str, limit: int = BOARD_SIZE) -> list:
+    """The personal-best board of a ruleset over solo and daily games: score (high
+    first), then time (fast first, unknown last), then the older game."""
+    entries = []
+    for mode in BOARD_MODES:
+        entries += store.personal_bests(ruleset, mode, limit)
+    entries.sort(key=lambda r: (-r.score, r.duration_ms is None, r.duration_ms or 0, r.id))
+    return entries[:limit]
+
+
+class RecordsScene(Scene):
+    title_key = "records.title"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.tab = TABS[0]
+        self.sel = 0
+        self.top = 0
+        self.entries: list = []
+        for i, tab in enumerate(TABS):
+            self.button(f"tab:{tab}", (LIST_X + i * 224, 106, 212, 44), lambda tb=tab: self.tab_label(tb),
+                        style="secondary", size=19)
+        self.button("replay", (380, 646, 220, 52), lambda: self.t("history.replay"), size=21)
+        self.button("export", (620, 646, 220, 52), lambda: self.t("records.export"), style="secondary",
+                    size=21)
+        self.button("back", (860, 646, 220, 52), lambda: self.t("common.back"), style="secondary", size=21)
+        self.focus_id = "list"
+        self.reload()
+
+    # ---------------------------------------------------------- data
+    @property
+    def store(self):
+        return self.app.profile.store
+
+    def reload(self) -> None:
+        store = self.store
+        self.entries = []
+        if store is not None:
+            try:
+                if self.tab == "history":
+                    self.entries = store.history(HISTORY_SIZE)
+                else:
+                    self.entries = board_entries(store, self.tab.split(":")[1])
+            except Exception:
+                self.entries = []
+        self.sel = max(0, min(self.sel, len(self.entries) - 1))
+        self.top = max(0, min(self.top, max(0, len(self.entries) - VISIBLE)))
+        self.keep_visible()
+
+    def selected(self):
+        if 0 <= self.sel < len(self.entries):
+            return self.entries[self.sel]
+        return None
+
+    def tab_label(self, tab: str) -> str:
+        if tab == "history":
+            return self.t("history.title")
+        return self.t(f"records.ruleset.{tab.split(':')[1]}")
+
+    def ruleset(self) -> str | None:
+        return None if self.tab == "history" else self.tab.split(":")[1]
+
+    # ---------------------------------------------------------- input
+    def targets(self, layout):
+        out = super().targets(layout)
+        for i in range(min(VISIBLE, len(self.entries) - self.top)):
+            r = layout.rect((LIST_X, LIST_Y + i * ROW_H, LIST_W, ROW_H))
+            out.append((r, Action(A.PRESS, f"row:{self.top + i}")))
+        return out
+
+    def focus_order(self) -> list[str]:
+        order = ["list"] if self.entries else []
+        return order + [id for id in ("replay", "export", "back") if self.button_enabled(id)]
+
+    def button_enabled(self, id: str) -> bool:
+        if id in ("replay", "export"):
+            return self.selected() is not None
+        if id.startswith("row:"):
+            return int(id[4:]) < len(self.entries)
+        return True
+
+    def enabled(self, action) -> bool:
+        return super().enabled(action)
+
+    def handle(self, action) -> None:
+        n = action.name
+        if n == A.UP:
+            self.select(self.sel - 1)
+        elif n == A.DOWN:
+            self.select(self.sel + 1)
+        elif n == A.LEFT:
+            self.switch(-1)
+        elif n == A.RIGHT:
+            self.switch(1)
+        elif n == A.FIRST:
+            self.select(0)
+        elif n == A.LAST:
+            self.select(len(self.entries) - 1)
+        elif n == A.SCROLL:
+            self.top = max(0, min(max(0, len(self.entries) - VISIBLE), self.top + int(action.arg or 0)))
+            self.sel = max(self.top, min(self.sel, self.top + VISIBLE - 1, len(self.entries) - 1))
+        elif n == A.CONFIRM and self.focus_id in (None, "list"):
+            self.replay()
+        elif n == A.PRESS and action.arg.startswith("row:"):
+            i = int(action.arg[4:])
+            self.focus_id = "list"
+            if i == self.sel:
+                self.replay()
+            else:
+                self.select(i)
+        else:
+            super().handle(action)
+
+    def select(self, i: int) -> None:
+        if not self.entries:
+            return
+        self.sel = max(0, min(len(self.entries) - 1, i))
+        self.focus_id = "list"
+        self.keep_visible()
+
+    def keep_visible(self) -> None:
+        if self.sel < self.top:
+            self.top = self.sel
+        elif self.sel >= self.top + VISIBLE:
+            self.top = self.sel - VISIBLE + 1
+
+    def switch(self, step: int) -> None:
+        self.set_tab(TABS[(TABS.index(self.tab) + step) % len(TABS)])
+
+    def set_tab(self, tab: str) -> None:
+        if tab != self.tab:
+            self.tab = tab
+            self.sel = self.top = 0
+            self.reload()
+        if self.focus_id not in self.focus_order():
+            self.focus_id = (self.focus_order() or ["back"])[0]
+
+    def on_press(self, id: str) -> None:
+        if id.startswith("tab:"):
+            self.set_tab(id[4:])
+        elif id == "replay":
+            self.replay()
+        elif id == "export":
+            self.export()
+        elif id == "back":
+            self.back()
+
+    # ---------------------------------------------------------- what the entries do
+    def replay(self) -> None:
+        rec = self.selected()
+        if rec is None or self.store is None:
+            return
+        from core.verify import verify_bytes
+        from .replay import ReplayScene
+        from .results import verdict_text
+        try:
+            verdict = verify_bytes(self.store.game_log(rec.id))
+        except Exception as e:
+            self.app.show(self.t("error.generic", detail=str(e)), "error")
+            return
+        if verdict.ok and verdict.states:
+            self.app.push(ReplayScene(self.app, verdict, path=None))
+        else:
+            self.app.show(verdict_text(self.t, verdict), "error", 5.0)
+
+    def exports_dir(self) -> str | None:
+        store = self.store
+        directory = getattr(store, "directory", None) or (
+            os.path.dirname(store.path) if store is not None and store.path else None)
+        return os.path.join(directory, "exports") if directory else None
+
+    def export(self) -> str | None:
+        """Write the selected game's record file to ``<data folder>/exports/``; its path."""
+        rec = self.selected()
+        if rec is None:
+            return None
+        from ..records import RecordError, default_filename, export_record
+        folder = self.exports_dir()
+        path = os.path.join(folder, default_filename(rec)) if folder else default_filename(rec)
+        try:
+            if folder is None:
+                raise OSError("no data folder")
+            os.makedirs(folder, exist_ok=True)
+            export_record(self.store, rec.id, path)
+        except (RecordError, OSError):
+            self.app.show(self.t("records.export_failed", path=path), "error", 5.0)
+            return None
+        self.app.show(self.t("records.exported", path=path), "good", 6.0)
+        return path
+
+    # ---------------------------------------------------------- drawing
+    def on_language_changed(self) -> None:
+        self.reload()
+
+    def draw(self, surface) -> None:
+        L = self.layout
+        self.draw_background(surface)
+        self.draw_title(surface, self.t("records.title"), y=18, size=38)
+        self.draw_summary(surface)
+        self.draw_list(surface)
+        draw_text(surface, self.t("records.hint"), L.rect((40, 612, 1200, 26)), L.font_px(16),
+                  theme.TEXT_ON_FELT_SOFT, align="center")
+        for w in self.widgets:     # the chosen tab looks pressed
+            if w.id.startswith("tab:"):
+                w.style = "primary" if w.id == f"tab:{self.tab}" else "secondary"
+        self.draw_widgets(surface)
+
+    def draw_summary(self, surface) -> None:
+        L = self.layout
+        store = self.store
+        card = L.rect((40, 90, 480, 510))
+        shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
+        draw_text(surface, self.t("records.best_scores"), L.rect((64, 104, 432, 36)), L.font_px(23),
+                  theme.INK, bold=True)
+        # best per ruleset and mode
+        cols = ((250, "solo"), (380, "daily"))
+        for x, mode in cols:
+            draw_text(surface, self.t(f"history.mode.{mode}"), L.rect((x, 144, 116, 28)), L.font_px(17),
+                      theme.INK_SOFT, bold=True, align="right")
+        for i, rs in enumerate(RULESETS):
+            y = 176 + i * 38
+            if rs == self.ruleset():
+                pygame.draw.rect(surface, theme.ACTIVE_COL, L.rect((56, y - 2, 448, 36)), border_radius=L.px(6))
+            draw_text(surface, self.t(f"records.ruleset.{rs}"), L.rect((68, y, 170, 32)), L.font_px(20),
+                      theme.INK, bold=True)
+            for x, mode in cols:
+                best = None
+                if store is not None:
+                    try:
+                        best = store.best(rs, mode)
+                    except Exception:
+                        best = None
+                draw_text(surface, "–" if best is None else str(best), L.rect((x, y, 116, 32)),
+                          L.font_px(22), theme.INK if best is not None else theme.INK_SOFT, bold=True,
+                          align="right")
+        pygame.draw.line(surface, theme.PAPER_LINE, L.point(64, 266), L.point(496, 266), max(1, L.px(2)))
+        # statistics of the chosen ruleset (of every game in the history tab)
+        rs = self.ruleset()
+        head = (self.t("records.stats_for", ruleset=self.t(f"records.ruleset.{rs}")) if rs
+                else self.t("stats.title"))
+        draw_text(surface, head, L.rect((64, 280, 432, 36)), L.font_px(23), theme.INK, bold=True)
+        st = {"games": 0, "average": None, "best": None, "upper_bonus": 0, "bonanzas": 0}
+        if store is not None:
+            try:
+                st = store.stats(rs)
+            except Exception:
+                pass
+        rows = (("stats.games_played", str(st["games"])),
+                ("stats.average", format_number(st["average"])),
+                ("stats.best", "–" if st["best"] is None else str(st["best"])),
+                ("stats.upper_bonus_reached", self.tn("stats.times", int(st["upper_bonus"] or 0))),
+                ("stats.bonanzas_rolled", str(st["bonanzas"] or 0)))
+        for i, (key, value) in enumerate(rows):
+            y = 326 + i * 52
+            draw_text(surface, self.t(key), L.rect((68, y, 280, 40)), L.font_px(20), theme.INK_SOFT)
+            draw_text(surface, value, L.rect((350, y, 146, 40)), L.font_px(22), theme.INK, bold=True,
+                      align="right")
+            if i:
+                pygame.draw.line(surface, theme.PAPER_LINE, L.point(68, y - 6), L.point(496, y - 6), 1)
+
+    def draw_list(self, surface) -> None:
+        L = self.layout
+        card = L.rect((LIST_X - 20, 90, LIST_W + 40, 510))
+        shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
+        rs = self.ruleset()
+        head = self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}")) if rs else self.t("history.title")
+        draw_text(surface, head, L.rect((LIST_X, 160, LIST_W, 34)), L.font_px(22), theme.INK, bold=True)
+        if rs:
+            cols = COLS_BOARD
+            heads = ("", self.t("game.score"), self.t("game.time"), self.t("records.seed"),
+                     self.t("history.date"), self.t("history.mode"))
+        else:
+            cols = COLS_HISTORY
+            heads = (self.t("history.date"), self.t("history.mode"), self.t("stats.per_ruleset"),
+                     self.t("game.score"), self.t("game.time"))
+        for (x, w, align), text in zip(cols, heads):
+            draw_text(surface, text, L.rect((LIST_X + x, 200, w, 30)), L.font_px(16), theme.INK_SOFT,
+                      bold=True, align=align)
+        pygame.draw.line(surface, theme.INK_SOFT, L.point(LIST_X, 234), L.point(LIST_X + LIST_W, 234),
+                         max(1, L.px(2)))
+        if not self.entries:
+            draw_text(surface, self.t("history.empty"), L.rect((LIST_X, 330, LIST_W, 40)), L.font_px(22),
+                      theme.INK_SOFT, align="center")
+            return
+        from ..records import format_duration
+        mouse = self.app.mouse
+        for i in range(min(VISIBLE, len(self.entries) - self.top)):
+            idx = self.top + i
+            rec = self.entries[idx]
+            row = L.rect((LIST_X, LIST_Y + i * ROW_H, LIST_W, ROW_H))
+            if idx == self.sel:
+                pygame.draw.rect(surface, theme.ACTIVE_COL, row, border_radius=L.px(6))
+                ring = theme.SELECT if self.focus_id == "list" else theme.PAPER_LINE
+                pygame.draw.rect(surface, ring, row, max(2, L.px(3)), border_radius=L.px(6))
+            elif row.collidepoint(mouse):
+                pygame.draw.rect(surface, theme.PAPER_SHADE, row, border_radius=L.px(6))
+            if rs:
+                cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), short_seed(rec.seed),
+                         game_date(rec), self.t(f"history.mode.{rec.mode}"))
+            else:
+                cells = (game_date(rec), self.t(f"history.mode.{rec.mode}"),
+                         self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score),
+                         format_duration(rec.duration_ms))
+            for j, ((x, w, align), text) in enumerate(zip(cols, cells)):
+                strong = (rs and j == 1) or (not rs and j == 3)
+                draw_text(surface, text, L.rect((LIST_X + x, LIST_Y + i * ROW_H + 2, w, ROW_H - 4)),
+                          L.font_px(18), theme.INK, bold=strong, align=align)
+        # a scroll bar when the list is longer than the view
+        if len(self.entries) > VISIBLE:
+            track = L.rect((LIST_X + LIST_W + 6, LIST_Y, 6, VISIBLE * ROW_H))
+            pygame.draw.rect(surface, theme.PAPER_LINE, track, border_radius=track.w // 2)
+            h = max(L.px(20), track.h * VISIBLE // len(self.entries))
+            y = track.y + (track.h - h) * self.top // max(1, len(self.entries) - VISIBLE)
+            pygame.draw.rect(surface, theme.INK_SOFT, (track.x, y, track.w, h), border_radius=track.w // 2)
