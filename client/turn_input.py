@@ -61,11 +61,19 @@ class TurnInput:
         self.pending = None
         return had
 
-    def move(self, state: GameState, step: int) -> None:
-        """Move the selection over the free boxes of the active sheet."""
+    @staticmethod
+    def choosable(state: GameState) -> list[str]:
+        """Boxes the selection moves over: the allowed ones once the dice are rolled (a
+        joker forces its box), every free box before."""
         if state.over:
-            return
-        free = [b for b in BOXES if state.sheets[state.active].is_free(b)]
+            return []
+        if state.dice is not None:
+            return list(allowed(state))
+        return [b for b in BOXES if state.sheets[state.active].is_free(b)]
+
+    def move(self, state: GameState, step: int) -> None:
+        """Move the selection over the boxes that can be written now."""
+        free = self.choosable(state)
         if not free:
             return
         self.pending = None
@@ -83,7 +91,6 @@ class TurnInput:
     def ensure_selection(self, state: GameState, suggested: str | None = None) -> None:
         if state.over:
             return
-        sheet = state.sheets[state.active]
-        if self.selection is None or not sheet.is_free(self.selection):
-            free = sheet.free_boxes()
-            self.selection = suggested if suggested in free else (free[0] if free else None)
+        ok = self.choosable(state)
+        if self.selection is None or self.selection not in ok:
+            self.selection = suggested if suggested in ok else (ok[0] if ok else None)
