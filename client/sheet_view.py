@@ -150,8 +150,11 @@ class SheetView:
                 rr = layout.rect(self.row_rect(i, ncols))
                 pygame.draw.rect(surface, highlight[k], rr, max(2, layout.px(2)), border_radius=layout.px(6))
             if show_selection and k == selection and not (pending and pending[0] == k):
-                rr = layout.rect(self.row_rect(i, ncols))
-                cr = layout.rect(self.cell_rect(i, active_col, ncols))
+                # the ring spans the label and the active column only (never another seat's cell)
+                lx = self.row_rect(i, ncols)
+                ax = self.cell_rect(i, active_col, ncols)
+                rr = layout.rect((lx[0], lx[1], self.label_w, lx[3]))
+                cr = layout.rect(ax)
                 pygame.draw.rect(surface, theme.SELECT, rr, max(2, layout.px(3)), border_radius=layout.px(6))
                 pygame.draw.rect(surface, theme.SELECT, cr, max(2, layout.px(3)), border_radius=layout.px(6))
             if pending and pending[0] == k:

@@ -91,10 +91,15 @@ def build_scenes(app):
             return push(lobby.LobbyScene(app, conn, "192.168.1.20", 7468))
         return f
 
-    def records_scene():
-        populate_records(app)
-        from client.scenes.records import RecordsScene
-        return push(RecordsScene(app))
+    def records_scene(tab="board:bonanza"):
+        def f():
+            populate_records(app)
+            from client.scenes.records import RecordsScene
+            sc = push(RecordsScene(app))
+            sc.set_tab(tab)
+            sc.select(1)
+            return sc
+        return f
 
     def table_scene(n):
         def f():
@@ -109,7 +114,9 @@ def build_scenes(app):
         ("verify", lambda: push(verify.VerifyScene(app))),
         ("replay", replay_scene),
         ("rules", lambda: push(rules.RulesScene(app))),
-        ("records", records_scene),
+        ("records", records_scene()),
+        ("records_yacht", records_scene("board:yacht")),
+        ("records_history", records_scene("history")),
         ("settings", lambda: push(settings.SettingsScene(app))),
         ("daily", lambda: push(daily.DailyScene(app))),
         ("host_setup", lambda: push(lobby.HostSetupScene(app))),
@@ -146,3 +153,53 @@ def test_no_text_overflows_in_any_language_at_smallest_window(app, artifacts):
             if name in ("solo_game", "table_4", "settings"):
                 pygame.image.save(app.screen, str(artifacts / f"client_small_{code}_{name}.png"))
     assert not problems, "\n".join(map(str, problems[:40]))
+
+
+def _drawn_rects(monkeypatch, module):
+    calls = []
+    real = module.draw_text
+
+    def spy(surface, text, rect, *a, **k):
+        out = real(surface, text, rect, *a, **k)
+        calls.append((text, out))
+        return out
+    monkeypatch.setattr(module, "draw_text", spy)
+    return calls
+
+
+@pytest.mark.parametrize("size", [(1280, 720), theme.MIN_WINDOW])
+def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
+    """The dice, Roll and "n rolls left" stay inside the wooden table's felt inlay."""
+    from client.demo import DemoConnection
+    from client.scenes import game, table
+    app.apply_window(size)
+    sc = table.TableScene(app, DemoConnection(seats=2))
+    app.push(sc)
+    app.step()
+    calls = _drawn_rects(monkeypatch, game)
+    app.draw()
+    L = app.layout
+    wood = L.rect((sc.cx - 320, 78, 640, 304))
+    inset = max(6, min(wood.w, wood.h) // 9)
+    felt = wood.inflate(-2 * inset, -2 * inset)
+    rolls = [r for t, r in calls if t == app.scene.tn("game.rolls_left", sc.state.rolls_left)]
+    assert rolls and felt.contains(rolls[0]), (rolls, felt)
+    assert felt.contains(sc.widget("roll").screen_rect(L))
+    for r, _ in sc.dice_view.targets(L):
+        assert felt.contains(r)
+
+
+def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
+    from client.demo import DemoConnection
+    from client.scenes import game, table
+    sc = table.TableScene(app, DemoConnection(seats=4))
+    app.push(sc)
+    app.step()
+    calls = _drawn_rects(monkeypatch, table)
+    calls_g = _drawn_rects(monkeypatch, game)
+    app.draw()
+    L = app.layout
+    sheet = L.rect(sc.sheet_view.rect)
+    for text, r in calls + calls_g:
+        if r.w:
+            assert r.left >= sheet.right and r.right <= app.screen.get_width(), (text, r, sheet)

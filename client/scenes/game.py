@@ -17,7 +17,7 @@ from core.game import Seat
 from core.match import Match
 from core.rules import BOXES, MAX_ROLLS
 from .. import actions as A
-from .. import theme
+from .. import fonts, theme
 from ..actions import Action
 from ..dice_view import DiceView
 from ..sheet_view import SheetView
@@ -60,19 +60,30 @@ class GameScene(Scene):
         if ncols <= 1:
             self.sheet_view = SheetView((24, 16, 440, 688), 290)
             self.cx = 870
+            w = 440
         else:
             w = 300 + 110 * ncols if ncols < 4 else 680
             self.sheet_view = SheetView((24, 16, w, 688), 230 if ncols > 2 else 250)
             self.cx = (24 + w + 1256) / 2 + 6
+        # half widths of the right-hand column's lines: never over the sheet or off the window
+        sheet_right = 24 + w + 10
+        self.half = min(300, self.cx - sheet_right - 6, 1268 - self.cx)
+        self.half_wide = min(360, self.cx - sheet_right, 1272 - self.cx)
         die = 92 if ncols <= 2 else 84
-        self.dice_view = DiceView((self.cx, 176), die=die, gap=18 if ncols <= 2 else 14)
+        # the 2-seat table sits the dice, Roll and the rolls left on a wooden table top:
+        # a slightly tighter column keeps all of them on its felt
+        compact = ncols == 2
+        self.dice_y, roll_rect = (170, (self.cx - 130, 232, 260, 54)) if compact else (
+            176, (self.cx - 130, 262, 260, 60))
+        self.pip_y = roll_rect[1] + roll_rect[3] + 14
+        self.dice_view = DiceView((self.cx, self.dice_y), die=die, gap=18 if ncols <= 2 else 14)
         self.input = TurnInput()
         self.loader = app.advisor_loader(ruleset)
         self._advice_key = None
         self._advice = None
         self.dialog: str | None = None          # "give_up" while the confirm box is open
         self._seen_turn = None
-        self.button("roll", (self.cx - 130, 262, 260, 60), lambda: self.t("game.roll"),
+        self.button("roll", roll_rect, lambda: self.t("game.roll"),
                     size=28, action=Action(A.ROLL))
         self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
         self.button("give_up", (self.cx + 10, 612, 240, 46), lambda: self.t(self.give_up_key),
@@ -295,11 +306,11 @@ class GameScene(Scene):
         self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
         # rolls left under the Roll button
         rl = st.rolls_left if not st.over else 0
-        pip_y = 336
+        pip_y = self.pip_y
         for i in range(MAX_ROLLS):
             c = L.point(self.cx - 24 + i * 24, pip_y)
             pygame.draw.circle(surface, theme.GOLD if i < rl else theme.FELT_DARK, c, L.px(7))
-        draw_text(surface, self.tn("game.rolls_left", rl), L.rect((self.cx - 200, 346, 400, 28)),
+        draw_text(surface, self.tn("game.rolls_left", rl), L.rect((self.cx - 200, pip_y + 10, 400, 28)),
                   L.font_px(18), theme.TEXT_ON_FELT_SOFT, align="center")
         self.draw_advisor(surface)
         self.draw_footer(surface)
@@ -320,19 +331,20 @@ class GameScene(Scene):
         st = self.state
         n = len(st.setup.seats)
         turn = min(13, st.turn // max(1, n) + 1) if not st.over else 13
-        left = self.cx - 300
-        draw_text(surface, self.t("game.turn", n=turn, total=13), L.rect((left, 22, 300, 40)),
+        left = self.cx - self.half
+        draw_text(surface, self.t("game.turn", n=turn, total=13), L.rect((left, 22, self.half, 40)),
                   L.font_px(22), theme.TEXT_ON_FELT, bold=True)
 
     def draw_advisor(self, surface) -> None:
         L = self.layout
         st = self.state
-        box = L.rect((self.cx - 300, 384, 600, 150))
+        h = self.half
+        box = L.rect((self.cx - h, 384, 2 * h, 150))
         if not self.my_turn() or st.over:
             return
         if self.loader is not None and not self.loader.ready:
             pct = int(self.loader.progress * 100)
-            ProgressBar.draw(surface, L.rect((self.cx - 260, 440, 520, 30)), self.loader.progress, L,
+            ProgressBar.draw(surface, L.rect((self.cx - h + 40, 440, 2 * h - 80, 30)), self.loader.progress, L,
                              self.t("error.advisor_building", percent=pct))
             return
         if not self.app.profile.settings["show_hints"] or self.loader is None:
@@ -354,17 +366,27 @@ class GameScene(Scene):
                 name = self.t("game.advisor.scratch", box=name)
             key = "game.advisor.best" if i == 0 else "game.advisor.also"
             draw_text(surface, self.t(key, box=name, points=opt.points),
-                      L.rect((self.cx - 280, y, 560, 32)), L.font_px(22 if i == 0 else 19),
+                      L.rect((self.cx - h + 20, y, 2 * h - 40, 32)), L.font_px(22 if i == 0 else 19),
                       theme.GOLD if i == 0 else theme.TEXT_ON_FELT, bold=(i == 0))
             y += 34 if i == 0 else 30
         total = st.sheets[st.active].total(st.ruleset)
         draw_text(surface, self.t("game.advisor.expected", score=int(round(total + adv.expected))),
-                  L.rect((self.cx - 280, 494, 560, 28)), L.font_px(17), theme.TEXT_ON_FELT_SOFT)
+                  L.rect((self.cx - h + 20, 494, 2 * h - 40, 28)), L.font_px(17), theme.TEXT_ON_FELT_SOFT)
 
     def draw_footer(self, surface) -> None:
         L = self.layout
-        draw_text(surface, self.t("game.controls"), L.rect((self.cx - 360, 562, 720, 30)),
-                  L.font_px(16), theme.TEXT_ON_FELT_SOFT, align="center")
+        text = self.t("game.controls")
+        rect = L.rect((self.cx - self.half_wide, 562, 2 * self.half_wide, 30))
+        px = L.font_px(16)
+        parts = text.split(" · ")
+        if fonts.text_width(text, px) <= rect.w or len(parts) < 2:
+            draw_text(surface, text, rect, px, theme.TEXT_ON_FELT_SOFT, align="center")
+            return
+        # too long for a narrow column: two lines, split at the middle separator
+        cut = (len(parts) + 1) // 2
+        for i, line in enumerate((" · ".join(parts[:cut]), " · ".join(parts[cut:]))):
+            draw_text(surface, line, L.rect((self.cx - self.half_wide, 546 + i * 24, 2 * self.half_wide, 24)),
+                      px, theme.TEXT_ON_FELT_SOFT, align="center")
 
     def draw_dialog(self, surface) -> None:
         L = self.layout
@@ -459,11 +481,11 @@ class SoloGameScene(GameScene):
         super().draw_top_bar(surface)
         L = self.layout
         draw_text(surface, self.t("game.timer", time=format_time(self.elapsed())),
-                  L.rect((self.cx + 20, 22, 280, 40)), L.font_px(22), theme.GOLD, bold=True, align="right")
+                  L.rect((self.cx + 20, 22, self.half - 20, 40)), L.font_px(22), theme.GOLD, bold=True, align="right")
 
     def draw_footer(self, surface) -> None:
         super().draw_footer(surface)
         L = self.layout
         draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(self.match.commitment)),
-                  L.rect((self.cx - 360, 672, 720, 26)), L.font_px(15), theme.TEXT_ON_FELT_SOFT,
+                  L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15), theme.TEXT_ON_FELT_SOFT,
                   align="center")

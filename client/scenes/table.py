@@ -159,7 +159,8 @@ class TableScene(GameScene):
     def draw_table_top(self, surface):
         if self.ncols == 2:
             L = self.layout
-            r = L.rect((self.cx - 320, 84, 640, 300))
+            # the felt inlay holds the dice, Roll and "n rolls left" (inset = height // 9)
+            r = L.rect((self.cx - 320, 78, 640, 304))
             surface.blit(sprites.wood(r.size, L.px(70)), r)
 
     def draw(self, surface):
@@ -177,12 +178,14 @@ class TableScene(GameScene):
             return
         name = st.setup.seats[st.active].name
         text = self.t("table.your_turn") if self.my_turn() else self.t("table.turn_of", name=name)
-        draw_text(surface, text, L.rect((cx - 300, 22, 380, 44)), L.font_px(24),
+        left = cx - self.half
+        clock_x = cx + self.half - 190
+        draw_text(surface, text, L.rect((left, 22, clock_x - left - 12, 44)), L.font_px(24),
                   theme.GOLD if self.my_turn() else theme.TEXT_ON_FELT, bold=True)
         rem = self.remaining()
         if rem is not None:
             urgent = rem <= URGENT_SECONDS
-            r = L.rect((cx + 110, 18, 190, 50))
+            r = L.rect((clock_x, 18, 190, 50))
             pulse = urgent and (self.app.now * 2) % 1 < 0.5
             pygame.draw.rect(surface, theme.URGENT if urgent else theme.FELT_DARK, r, border_radius=L.px(12))
             if pulse:
@@ -191,13 +194,13 @@ class TableScene(GameScene):
             draw_text(surface, f"{secs // 60}:{secs % 60:02d}", r.inflate(-L.px(16), 0), L.font_px(26),
                       theme.WHITE, bold=True, align="center")
         if self.conn.status != "connected":
-            draw_text(surface, self.t("table.reconnecting"), L.rect((cx - 300, 66, 600, 28)), L.font_px(18),
+            draw_text(surface, self.t("table.reconnecting"), L.rect((left, 66, 2 * self.half, 28)), L.font_px(18),
                       theme.BAD, bold=True)
 
     def draw_footer(self, surface):
         L = self.layout
         if not self.my_turn() and not self.state.over:
             name = self.state.setup.seats[self.state.active].name
-            draw_text(surface, self.t("table.waiting_for", name=name), L.rect((self.cx - 300, 440, 600, 40)),
+            draw_text(surface, self.t("table.waiting_for", name=name), L.rect((self.cx - self.half, 440, 2 * self.half, 40)),
                       L.font_px(22), theme.TEXT_ON_FELT_SOFT, align="center")
         super().draw_footer(surface)
