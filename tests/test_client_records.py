@@ -44,15 +44,19 @@ def play_out(match, policy="first"):
     return match
 
 
-def drive_solo_scene(app, scene):
+def drive_solo_scene(app, scene, policy="first"):
     """Play a solo scene to its end through the scene's own moves (the run timer runs)."""
+    from core.game import allowed
+    from core.rules import preview
     app.push(scene)
     while not scene.state.over:
         scene.send_roll([False] * 5)
         app.step(0.5)
-        free = scene.state.sheets[0].free_boxes()
-        from core.game import allowed
-        ok = [b for b in free if b in allowed(scene.state)]
+        st = scene.state
+        ok = list(allowed(st))
+        if policy == "best":
+            p = preview(st.ruleset, st.sheets[0], st.dice)
+            ok.sort(key=lambda b: -p.get(b, 0))
         scene.send_write(ok[0])
     app.step(0.1)
     return app.scene
@@ -315,3 +319,31 @@ def test_records_with_no_games(app):
     assert not app.scene.enabled(Action("press", "export"))
     key(app, pygame.K_RETURN)                      # nothing to replay: stays, no crash
     assert type(app.scene).__name__ == "RecordsScene"
+
+
+# ------------------------------------------------------------------ 5: the solo results screen
+
+def test_solo_results_show_new_best_score_time_and_personal_best(app, artifacts):
+    from client.records import format_duration
+    from client.scenes.game import SoloGameScene
+    first = drive_solo_scene(app, SoloGameScene(app, seed_text="results-1"), "first")
+    low = first.state.sheets[0].total(first.state.ruleset)
+    app.to_title()
+    g = SoloGameScene(app, seed_text="results-2")
+    res = drive_solo_scene(app, g, "best")
+    high = res.state.sheets[0].total(res.state.ruleset)
+    assert high > low and res.record.new_best and res.record.previous_best == low
+    texts = shown_texts(app)
+    app.screenshot(artifacts / "client_results_new_best.png")
+    assert lang.t("game.new_best") in texts
+    assert str(high) in texts
+    assert lang.t("game.timer", time=format_duration(int(round(g.run_time * 1000)))) in texts
+    assert lang.t("game.personal_best", score=high) in texts
+    # a worse game: no "New best!", the personal best is still the high score
+    app.to_title()
+    worse = drive_solo_scene(app, SoloGameScene(app, seed_text="results-3"), "first")
+    assert not worse.record.new_best
+    texts = shown_texts(app)
+    app.screenshot(artifacts / "client_results_not_best.png")
+    assert lang.t("game.new_best") not in texts
+    assert lang.t("game.personal_best", score=high) in texts

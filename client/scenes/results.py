@@ -2,6 +2,8 @@
 revealed seed with the verification verdict, play again."""
 from __future__ import annotations
 
+import pygame
+
 from core.game import standings
 from core.verify import verify_bytes
 from .. import theme
@@ -52,6 +54,43 @@ class ResultsScene(Scene):
         return cls(app, match.state, data, elapsed=elapsed, record=record, mode=mode,
                    seed_text=seed_text, reveal_seed=reveal.get("seed"), commitment=match.commitment)
 
+    # ---------------------------------------------------------- what the left card says
+    def time_text(self) -> str:
+        """The run time as stored in the log (``m:ss.mmm``), else the scene's timer."""
+        ms = getattr(self.record, "duration_ms", None)
+        if ms is not None:
+            from ..records import format_duration
+            return format_duration(ms)
+        return format_time(self.elapsed or 0.0)
+
+    def is_new_best(self) -> bool:
+        return self.mode != "table" and bool(getattr(self.record, "new_best", False))
+
+    def personal_best(self) -> int | None:
+        if self.mode == "table":
+            return None
+        return self.app.profile.best(self.state.ruleset.name, self.mode)
+
+    def draw_sheet_summary(self, surface) -> None:
+        """A solo game: the sheet's sums under the single standings line."""
+        L = self.layout
+        st = self.state
+        sheet = st.sheets[self.my_seat]
+        rs = st.ruleset
+        rows = [(self.t(f"game.ruleset.{rs.name}"), ""),
+                (self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
+                (self.t("game.upper_bonus"), str(sheet.upper_bonus(rs)) if sheet.upper_bonus(rs) else "–")]
+        if rs.joker:
+            rows.append((self.t("game.joker_bonus"), str(sheet.extra_bonus) if sheet.extra_bonus else "–"))
+        y = 236
+        for label, value in rows:
+            pygame.draw.line(surface, theme.PAPER_LINE, L.point(650, y - 4), L.point(1190, y - 4), 1)
+            draw_text(surface, label, L.rect((650, y, 380, 36)), L.font_px(20),
+                      theme.INK_SOFT if value else theme.INK, bold=not value)
+            draw_text(surface, value, L.rect((1040, y, 150, 36)), L.font_px(22), theme.INK, bold=True,
+                      align="right")
+            y += 44
+
     def button_enabled(self, id):
         if id == "again":
             return self.mode == "solo"
@@ -86,16 +125,15 @@ class ResultsScene(Scene):
         draw_text(surface, str(me), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK, bold=True,
                   align="center")
         y = 252
-        if self.elapsed is not None and self.mode != "table":
-            draw_text(surface, self.t("game.timer", time=format_time(self.elapsed)),
+        if self.mode != "table":
+            draw_text(surface, self.t("game.timer", time=self.time_text()),
                       L.rect((90, y, 460, 36)), L.font_px(24), theme.INK, align="center")
             y += 42
-        rec = self.record
-        if rec is not None and getattr(rec, "new_best", False):
+        if self.is_new_best():
             draw_text(surface, self.t("game.new_best"), L.rect((90, y, 460, 44)), L.font_px(32),
                       theme.PENDING, bold=True, align="center")
             y += 48
-        best = self.app.profile.best(st.ruleset.name, self.mode) if self.mode != "table" else None
+        best = self.personal_best()
         if best is not None:
             draw_text(surface, self.t("game.personal_best", score=best), L.rect((90, y, 460, 36)),
                       L.font_px(22), theme.INK_SOFT, align="center")
@@ -112,12 +150,16 @@ class ResultsScene(Scene):
             draw_text(surface, self.t("results.place_n", n=s.place), L.rect((650, yy, 60, 50)), L.font_px(30),
                       color, bold=True)
             name = s.name + ("" if not shared else f" ({self.t('results.shared_place')})")
-            draw_text(surface, name, L.rect((716, yy, 330, 30)), L.font_px(22), theme.INK, bold=True)
             if s.gave_up:
+                draw_text(surface, name, L.rect((716, yy, 330, 30)), L.font_px(22), theme.INK, bold=True)
                 draw_text(surface, self.t("table.left" if s.gave_up == "left" else "table.gave_up"),
                           L.rect((716, yy + 28, 330, 24)), L.font_px(16), theme.BAD)
+            else:   # on the line of the place and the total
+                draw_text(surface, name, L.rect((716, yy, 330, 50)), L.font_px(22), theme.INK, bold=True)
             draw_text(surface, str(s.total), L.rect((1050, yy, 140, 50)), L.font_px(30), theme.INK,
                       bold=True, align="right")
+        if len(self.standings) == 1:
+            self.draw_sheet_summary(surface)
         # fairness: fingerprint, revealed seed, verdict
         fair = L.rect((60, 446, 1160, 160))
         shadowed_panel(surface, fair, theme.FELT_DARK, L.px(14), L.px(4))
