@@ -2,11 +2,18 @@
 protocol allows (each seat rolls once and writes as soon as it is its turn).
 
 Prints moves per second, p50 / p99 latency from intent to broadcast (measured at the
-sender), and the relay's memory, beside a bare asyncio broadcast relay with no
-validation measured in the same run.  The relays run in their own processes; the
-clients share this one.
+sender), and the relay's memory, beside a bare asyncio broadcast relay measured in the
+same run with the identical client harness.  The bare relay speaks the same subset of
+the protocol (hello, create_table, join, start, roll, write -> move with a record and a
+clock, end after a full game) with messages of the same shape and size, but checks
+nothing, deals no real dice and keeps no log.
+
+Each relay runs in its own process; the clients run in --workers separate processes
+(default 2) that each drive a share of the tables, so the load generator never shares an
+interpreter with the relay and is not itself the bottleneck.
 
     python bench/relay_load.py [--tables 200] [--seconds 12] [--warmup 3] [--think MS]
+                               [--workers 2] [--only relay|bare] [--relay-src DIR]
 
 With --think 0 (the default) every table always has an intent in flight, so both relays
 run saturated and latency is queueing: about tables / throughput.  --think adds a pause
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -31,40 +39,89 @@ sys.path.insert(0, str(ROOT))
 from core.rules import BOXES  # noqa: E402
 from relay.framing import LENGTH, pack_frame  # noqa: E402
 
+unpackb = msgpack.unpackb
+
+GAME_MOVES = 2 * len(BOXES) * 4      # a bench game: every seat rolls once and writes, 13 rounds
+
 
 # ---------------------------------------------------------------- the bare relay
 
-async def bare_relay(host: str, port: int) -> None:
-    """Frames in, frames out: join a group by code, every intent is numbered and
-    broadcast to the group.  No hello, no checks, no dice, no log."""
+class BareConn(asyncio.Protocol):
+    """Frames in, frames out: no checks, no dice, no log; the same messages as the relay."""
     groups: dict = {}
 
-    async def serve(reader, writer):
-        group = None
-        try:
-            while True:
-                head = await reader.readexactly(4)
-                (n,) = LENGTH.unpack(head)
-                msg = msgpack.unpackb(await reader.readexactly(n), raw=False)
-                if msg.get("type") == "join":
-                    group = groups.setdefault(msg["code"], {"members": [], "seq": 0})
-                    group["members"].append(writer)
-                    writer.write(pack_frame({"type": "joined", "seat": len(group["members"]) - 1}))
-                    if len(group["members"]) == 4:
-                        frame = pack_frame({"type": "started"})
-                        for w in group["members"]:
-                            w.write(frame)
-                    continue
-                seat = group["members"].index(writer)
-                group["seq"] += 1
-                frame = pack_frame({"type": "move", "record": {
-                    "seq": group["seq"], "move": dict(msg, seat=seat)}})
-                for w in group["members"]:
-                    w.write(frame)
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
+    def __init__(self):
+        self.buf = bytearray()
+        self.group = None
+        self.seat = 0
 
-    server = await asyncio.start_server(serve, host, port)
+    def connection_made(self, transport):
+        self.transport = transport
+
+    def data_received(self, data):
+        buf = self.buf
+        buf += data
+        pos, size = 0, len(buf)
+        while size - pos >= 4:
+            (n,) = LENGTH.unpack_from(buf, pos)
+            if size - pos - 4 < n:
+                break
+            self.handle(msgpack.unpackb(buf[pos + 4:pos + 4 + n], raw=False))
+            pos += 4 + n
+        del buf[:pos]
+
+    def send(self, msg):
+        self.transport.write(pack_frame(msg))
+
+    def handle(self, msg):
+        kind = msg["type"]
+        g = self.group
+        if kind in ("roll", "write"):
+            g["seq"] += 1
+            if kind == "roll":
+                move = {"type": "roll", "seat": self.seat, "hold": [False] * 5,
+                        "dice": [1, 2, 3, 4, 5], "auto": False}
+                active = self.seat
+            else:
+                move = {"type": "write", "seat": self.seat, "box": msg["box"], "auto": False}
+                active = (self.seat + 1) % 4
+            frame = pack_frame({"type": "move", "record": {
+                "kind": "move", "seq": g["seq"], "move": move, "state": bytes(16),
+                "chain": bytes(32)}, "clock": {"seat": active, "turn": g["seq"] // 8,
+                                               "turn_seconds": 90, "remaining": 90.0}})
+            for c in g["members"]:
+                c.transport.write(frame)
+            if g["seq"] >= GAME_MOVES:
+                frame = pack_frame({"type": "end", "end": {"seq": g["seq"]}, "standings": [],
+                                    "log": bytes(4000), "file": "x"})
+                for c in g["members"]:
+                    c.transport.write(frame)
+        elif kind == "hello":
+            self.send({"type": "welcome", "version": 1})
+        elif kind == "create_table":
+            code = f"{len(self.groups):05d}"
+            self.group = self.groups[code] = {"code": code, "members": [self], "seq": 0}
+            self.seat = 0
+            self.send({"type": "joined", "table": {"code": code}, "seat": 0, "token": "t"})
+        elif kind == "join":
+            g = self.group = self.groups[msg["code"]]
+            self.seat = len(g["members"])
+            g["members"].append(self)
+            self.send({"type": "joined", "table": {"code": g["code"]}, "seat": self.seat, "token": "t"})
+            for c in g["members"]:
+                c.send({"type": "table", "table": {"code": g["code"]}, "seat": c.seat})
+        elif kind == "start":
+            for c in g["members"]:
+                c.send({"type": "started", "table": {"code": g["code"]}, "seat": c.seat,
+                        "header": {}, "clock": {"seat": 0, "turn": 0, "turn_seconds": 90,
+                                                "remaining": 90.0}})
+        elif kind == "ping":
+            self.send({"type": "pong"})
+
+
+async def bare_relay(host: str, port: int) -> None:
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(BareConn, host, port)
     print(f"listening on {host}:{server.sockets[0].getsockname()[1]}", flush=True)
     await asyncio.Event().wait()
 
@@ -72,19 +129,19 @@ async def bare_relay(host: str, port: int) -> None:
 # ---------------------------------------------------------------- bench clients
 
 class Stats:
-    def __init__(self):
+    def __init__(self, think: float = 0.0):
         self.latencies: list[float] = []
         self.moves = 0
         self.errors: dict[str, int] = {}
         self.measuring = False
         self.games = 0
-        self.think = 0.0
+        self.think = think
 
 
 class Seat(asyncio.Protocol):
     def __init__(self, group: "Group", idx: int):
         self.group, self.idx = group, idx
-        self.buf = bytearray()
+        self.raw = b""
         self.transport = None
         self.reset()
 
@@ -100,15 +157,16 @@ class Seat(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data):
-        buf = self.buf
-        buf += data
-        while len(buf) >= 4:
-            (n,) = LENGTH.unpack_from(buf)
-            if len(buf) < 4 + n:
+        raw = self.raw + data if self.raw else data
+        pos, size = 0, len(raw)
+        on_message = self.group.on_message
+        while size - pos >= 4:
+            (n,) = LENGTH.unpack_from(raw, pos)
+            if size - pos - 4 < n:
                 break
-            msg = msgpack.unpackb(bytes(buf[4:4 + n]), raw=False)
-            del buf[:4 + n]
-            self.group.on_message(self, msg)
+            on_message(self, unpackb(raw[pos + 4:pos + 4 + n], raw=False))
+            pos += 4 + n
+        self.raw = raw[pos:] if pos < size else b""
 
     def send(self, msg):
         self.transport.write(pack_frame(msg))
@@ -133,10 +191,10 @@ class Seat(asyncio.Protocol):
 
 
 class Group:
-    """Four seats at one table, replaying a new game whenever one ends."""
+    """Four seats at one table, playing a new game whenever one ends."""
 
-    def __init__(self, stats: Stats, bare: bool, gid: int):
-        self.stats, self.bare, self.gid = stats, bare, gid
+    def __init__(self, stats: Stats, gid: int):
+        self.stats, self.gid = stats, gid
         self.seats: list[Seat] = []
         self.joined = 0
         self.code = None
@@ -146,13 +204,9 @@ class Group:
         for i in range(4):
             _, proto = await loop.create_connection(lambda i=i: Seat(self, i), "127.0.0.1", port)
             self.seats.append(proto)
-        if self.bare:
-            for s in self.seats:
-                s.send({"type": "join", "code": self.gid})
-        else:
-            for s in self.seats:
-                s.send({"type": "hello", "version": 1, "client": "bench"})
-            self.new_game()
+        for s in self.seats:
+            s.send({"type": "hello", "version": 1, "client": "bench"})
+        self.new_game()
 
     def new_game(self):
         self.joined = 0
@@ -172,35 +226,26 @@ class Group:
                     self.stats.latencies.append(time.perf_counter() - s.t_sent)
                     self.stats.moves += 1
             s.rolled = mine and move["type"] == "roll"
-            if self.bare:
-                active = (move["seat"] + 1) % 4 if move["type"] == "write" else move["seat"]
-            else:
-                clock = msg.get("clock")
-                active = clock["seat"] if clock else None
-            if active == s.seat:
+            clock = msg.get("clock")
+            if clock and clock["seat"] == s.seat:
                 s.act()
         elif kind == "joined":
             s.seat = msg["seat"]
-            if not self.bare and s.idx == 0:
+            if s.idx == 0:
                 self.code = msg["table"]["code"]
                 for other in self.seats[1:]:
                     other.send({"type": "join", "code": self.code, "name": f"P{other.idx}",
                                 "contribution": os.urandom(32)})
-            elif not self.bare:
+            else:
                 self.joined += 1
                 if self.joined == 3:
                     self.seats[0].send({"type": "start"})
         elif kind == "started":
-            if self.bare:
-                s.seq = 0
-                if s.seat == 0:
-                    s.act()
-            else:
-                s.reset()
-                s.seat = msg["seat"]
-                clock = msg.get("clock")
-                if clock and clock["seat"] == s.seat:
-                    s.act()
+            s.reset()
+            s.seat = msg["seat"]
+            clock = msg.get("clock")
+            if clock and clock["seat"] == s.seat:
+                s.act()
         elif kind == "end":
             if s.idx == 0:
                 self.stats.games += 1
@@ -211,6 +256,28 @@ class Group:
             s.send({"type": "pong"})
 
 
+async def client_worker(port: int, first: int, count: int, t_start: float, t_stop: float,
+                        think: float) -> dict:
+    """Drive ``count`` tables; measure between the wall-clock times t_start and t_stop."""
+    stats = Stats(think)
+    groups = [Group(stats, first + i) for i in range(count)]
+    for i in range(0, count, 50):
+        await asyncio.gather(*(g.connect(port) for g in groups[i:i + 50]))
+    await asyncio.sleep(max(0.0, t_start - time.time()))
+    stats.measuring = True
+    t0 = time.perf_counter()
+    await asyncio.sleep(max(0.0, t_stop - time.time()))
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    for g in groups:
+        for s in g.seats:
+            s.transport.abort()
+    return {"latencies": [round(x * 1000, 3) for x in stats.latencies], "moves": stats.moves,
+            "elapsed": elapsed, "errors": stats.errors, "games": stats.games}
+
+
+# ---------------------------------------------------------------- driver
+
 def rss_kib(pid: int) -> tuple[int, int]:
     vals = {}
     with open(f"/proc/{pid}/status") as f:
@@ -220,14 +287,14 @@ def rss_kib(pid: int) -> tuple[int, int]:
     return vals.get("VmRSS", 0), vals.get("VmHWM", 0)
 
 
-def start_relay(bare: bool, data: str) -> tuple[subprocess.Popen, int]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def start_relay(bare: bool, data: str, src: Path = ROOT) -> tuple[subprocess.Popen, int]:
+    env = dict(os.environ, PYTHONPATH=str(src))
     if bare:
         cmd = [sys.executable, __file__, "--bare-server"]
     else:
         cmd = [sys.executable, "-m", "relay.server", "--port", "0", "--data", data,
                "--bot-delay", "0", "--max-rate", "10000"]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, cwd=str(ROOT))
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, cwd=str(src))
     line = p.stdout.readline().decode()
     if not line.startswith("listening on"):
         p.kill()
@@ -235,68 +302,84 @@ def start_relay(bare: bool, data: str) -> tuple[subprocess.Popen, int]:
     return p, int(line.rsplit(":", 1)[1])
 
 
-async def measure(bare: bool, tables: int, seconds: float, warmup: float, think: float = 0.0) -> dict:
+def measure(bare: bool, tables: int, seconds: float, warmup: float, think: float,
+            workers: int, src: Path = ROOT) -> dict:
     with tempfile.TemporaryDirectory() as data:
-        proc, port = start_relay(bare, data)
+        proc, port = start_relay(bare, data, src)
         try:
-            stats = Stats()
-            stats.think = think
-            groups = [Group(stats, bare, i) for i in range(tables)]
-            for i in range(0, tables, 50):
-                await asyncio.gather(*(g.connect(port) for g in groups[i:i + 50]))
-            await asyncio.sleep(warmup)
-            stats.measuring = True
-            t0 = time.perf_counter()
-            await asyncio.sleep(seconds)
-            stats.measuring = False
-            elapsed = time.perf_counter() - t0
+            t_start = time.time() + 1.0 + 0.01 * tables + warmup
+            t_stop = t_start + seconds
+            share = [tables // workers + (1 if i < tables % workers else 0) for i in range(workers)]
+            procs, first = [], 0
+            for n in share:
+                cmd = [sys.executable, __file__, "--client-worker", str(port), str(first), str(n),
+                       repr(t_start), repr(t_stop), repr(think)]
+                procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, cwd=str(ROOT)))
+                first += n
+            time.sleep(max(0.0, t_stop - 0.2 - time.time()))
             rss, hwm = rss_kib(proc.pid)
-            for g in groups:
-                for s in g.seats:
-                    s.transport.abort()
+            results = [json.loads(p.communicate()[0]) for p in procs]
         finally:
             proc.terminate()
             proc.wait(10)
-    lat = sorted(stats.latencies)
-    pick = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
-    return {"moves_s": stats.moves / elapsed, "p50": pick(0.50), "p99": pick(0.99),
-            "max": lat[-1] * 1000 if lat else float("nan"), "rss_mib": rss / 1024,
-            "peak_mib": hwm / 1024, "errors": stats.errors, "games": stats.games}
+    lat = sorted(x for r in results for x in r["latencies"])
+    elapsed = max(r["elapsed"] for r in results)
+    errors: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    pick = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))]) if lat else (lambda q: float("nan"))
+    return {"moves_s": sum(r["moves"] for r in results) / elapsed, "p50": pick(0.50),
+            "p99": pick(0.99), "max": lat[-1] if lat else float("nan"), "rss_mib": rss / 1024,
+            "peak_mib": hwm / 1024, "errors": errors, "games": sum(r["games"] for r in results)}
 
 
-async def main_async(args) -> None:
-    print(f"relay load: {args.tables} tables x 4 clients, {args.seconds:g} s measured after "
-          f"{args.warmup:g} s warm-up, think time {args.think:g} ms, loopback, {os.cpu_count()} cores")
+def main_run(args) -> None:
+    print(f"relay load: {args.tables} tables x 4 clients in {args.workers} client processes, "
+          f"{args.seconds:g} s measured after {args.warmup:g} s warm-up, think time {args.think:g} ms, "
+          f"loopback, {os.cpu_count()} cores")
     results = {}
     for name, bare in (("bare", True), ("relay", False)):
-        r = await measure(bare, args.tables, args.seconds, args.warmup, args.think / 1000)
+        if args.only and args.only != name:
+            continue
+        r = measure(bare, args.tables, args.seconds, args.warmup, args.think / 1000, args.workers,
+                    Path(args.relay_src).resolve() if args.relay_src and not bare else ROOT)
         results[name] = r
-        extra = f", games finished {r['games']}" if not bare else ""
         errs = f", errors {r['errors']}" if r["errors"] else ""
         print(f"{name:>5}: {r['moves_s']:8.0f} moves/s  p50 {r['p50']:6.2f} ms  p99 {r['p99']:6.2f} ms"
-              f"  max {r['max']:6.1f} ms  memory {r['rss_mib']:.1f} MiB (peak {r['peak_mib']:.1f}){extra}{errs}",
-              flush=True)
-    b, v = results["bare"], results["relay"]
-    print(f"ratio relay/bare: throughput {v['moves_s'] / b['moves_s']:.2f}x, "
-          f"p50 {v['p50'] / b['p50']:.1f}x, p99 {v['p99'] / b['p99']:.1f}x, "
-          f"memory {v['rss_mib'] / b['rss_mib']:.1f}x")
-    goal = "met" if v["p99"] <= 50 else "NOT met"
-    print(f"goal p99 <= 50 ms at {args.tables} tables: {goal}")
+              f"  max {r['max']:6.1f} ms  memory {r['rss_mib']:.1f} MiB (peak {r['peak_mib']:.1f}),"
+              f" games finished {r['games']}{errs}", flush=True)
+    if len(results) == 2:
+        b, v = results["bare"], results["relay"]
+        print(f"ratio relay/bare: throughput {v['moves_s'] / b['moves_s']:.2f}x, "
+              f"p50 {v['p50'] / b['p50']:.1f}x, p99 {v['p99'] / b['p99']:.1f}x, "
+              f"memory {v['rss_mib'] / b['rss_mib']:.1f}x")
+    if "relay" in results:
+        goal = "met" if results["relay"]["p99"] <= 50 else "NOT met"
+        print(f"goal p99 <= 50 ms at {args.tables} tables: {goal}")
 
 
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--client-worker":
+        port, first, count = (int(x) for x in sys.argv[2:5])
+        t_start, t_stop, think = (float(x) for x in sys.argv[5:8])
+        print(json.dumps(asyncio.run(client_worker(port, first, count, t_start, t_stop, think))))
+        return
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--seconds", type=float, default=12.0)
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--think", type=float, default=0.0,
                    help="milliseconds a seat waits before each intent (0: as fast as possible)")
+    p.add_argument("--workers", type=int, default=2, help="client processes (default 2)")
+    p.add_argument("--only", choices=("relay", "bare"), help="measure one relay only")
+    p.add_argument("--relay-src", help="run the relay from another checkout (before/after)")
     p.add_argument("--bare-server", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.bare_server:
         asyncio.run(bare_relay("127.0.0.1", 0))
         return
-    asyncio.run(main_async(args))
+    main_run(args)
 
 
 if __name__ == "__main__":

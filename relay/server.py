@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import hashlib
 import logging
 import os
 import secrets
@@ -20,6 +22,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+import msgpack
+
 from core import dice as dice_mod
 from core.game import MAX_SEATS, IllegalMove, Seat, apply, standings
 from core.match import Match
@@ -28,8 +32,8 @@ from core.rules import RULESETS
 from .auto import Auto
 from .clock import RealClock
 from .daily import DailyStore
-from .framing import (MAX_CLIENT_FRAME, PROTOCOL_VERSION, FrameError, pack_frame,
-                      read_frame)
+from .framing import (LENGTH, MAX_CLIENT_FRAME, PROTOCOL_VERSION, FrameError, decode_body,
+                      pack_frame)
 
 log = logging.getLogger("bonanza.relay")
 
@@ -43,6 +47,8 @@ FINISHED_KEEP = 600.0          # seconds a finished table stays for late resumes
 DAILY_ABANDON = 1800.0         # a daily game nobody is connected to for this long is given up
 MAX_NAME = 24
 NONE5 = [False] * 5
+CLOCK_EPS = 1e-3               # seconds: timers may fire this early
+GC_THRESHOLD = (50_000, 20, 100)   # the command line relay's gc thresholds (bench/relay_load.py)
 
 
 @dataclass
@@ -81,12 +87,20 @@ def error_msg(code: str, message: str, rid: Any = None) -> dict:
 
 # ---------------------------------------------------------------- connections
 
-class Conn:
-    def __init__(self, relay: "Relay", reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+class Conn(asyncio.Protocol):
+    """One client connection: frames are parsed in ``data_received`` and dispatched at once.
+
+    Outgoing frames are collected per connection and written once per event-loop
+    iteration (``Relay._flush``), so several frames for one client cost one ``send``.
+    The bytes waiting (ours plus the transport's buffer) are the bounded send queue.
+    """
+
+    def __init__(self, relay: "Relay"):
         self.relay = relay
-        self.reader = reader
-        self.writer = writer
-        self.transport = writer.transport
+        self.transport: asyncio.Transport | None = None
+        self.buf = b""                 # an incomplete frame, at most max_frame + 4 bytes
+        self.out: list[bytes] = []     # frames waiting for this iteration's flush
+        self.out_size = 0
         now = time.monotonic()
         self.opened = self.last_rx = self.t_tokens = now
         self.tokens = relay.limits.burst
@@ -95,21 +109,98 @@ class Conn:
         self.closed = False
         self.slot: Slot | None = None
 
+    # ------------------------------------------------------------ asyncio.Protocol
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        lim = self.relay.limits
+        if lim.sndbuf:
+            import socket
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, lim.sndbuf)
+        # Ask to be told (pause_writing) well before the queue limit; the limit itself is
+        # checked on every flush.
+        transport.set_write_buffer_limits(high=lim.send_queue // 2)
+        self.relay.conns.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.out.clear()
+        self.close("end of stream")
+        self.relay.conns.discard(self)
+
+    def pause_writing(self) -> None:   # the client reads slowly; the queue check drops it
+        pass
+
+    def resume_writing(self) -> None:
+        pass
+
+    def data_received(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if self.buf:
+            data = self.buf + data
+        relay = self.relay
+        max_frame = relay.limits.max_frame
+        pos, size = 0, len(data)
+        unpack_len = LENGTH.unpack_from
+        try:
+            while size - pos >= 4:
+                (n,) = unpack_len(data, pos)
+                if n == 0 or n > max_frame:     # checked before any of the body is read
+                    raise FrameError(f"frame length {n} is outside 1..{max_frame}")
+                end = pos + 4 + n
+                if end > size:
+                    break
+                msg = decode_body(data[pos + 4:end], max_frame)
+                pos = end
+                self.last_rx = time.monotonic()
+                self.pinged = False
+                relay.dispatch(self, msg)
+                if self.closed:
+                    return
+        except FrameError as e:
+            self.send(error_msg("bad_message", str(e)))
+            self.close("bad frame")
+            return
+        except Exception:  # pragma: no cover - never let one connection take the relay down
+            log.exception("connection handler failed")
+            self.close("handler failed", abort=True)
+            return
+        self.buf = data[pos:] if pos < size else b""
+
+    # ------------------------------------------------------------ sending
     def send_frame(self, frame: bytes) -> None:
         if self.closed:
             return
-        self.transport.write(frame)
-        if self.transport.get_write_buffer_size() > self.relay.limits.send_queue:
+        if not self.out:
+            self.relay._dirty(self)
+        self.out.append(frame)
+        self.out_size += len(frame)
+        if self.out_size > self.relay.limits.send_queue:
             self.close("send queue full", abort=True)
 
     def send(self, msg: dict) -> None:
         if not self.closed:
             self.send_frame(pack_frame(msg))
 
+    def flush(self) -> None:
+        out = self.out
+        if not out or self.closed:
+            return
+        transport = self.transport
+        transport.write(out[0] if len(out) == 1 else b"".join(out))
+        out.clear()
+        self.out_size = 0
+        if transport.get_write_buffer_size() > self.relay.limits.send_queue:
+            self.close("send queue full", abort=True)
+
     def close(self, reason: str = "", abort: bool = False) -> None:
         if self.closed:
             return
+        if not abort:
+            self.flush()          # a last error message goes out before the close
         self.closed = True
+        self.out.clear()
         try:
             self.transport.abort() if abort else self.transport.close()
         except Exception:  # pragma: no cover - transport already gone
@@ -162,8 +253,9 @@ class Table:
         self.match: Match | None = None
         self.held = list(NONE5)
         self.turn_id: tuple | None = None
-        self.timer = None
-        self.deadline: float | None = None
+        self.timer = None                      # the table's one clock timer (Relay._arm)
+        self.timer_at: float | None = None     # when it fires
+        self.deadline: float | None = None     # the end of the active human seat's turn
         self.bot_turn: tuple | None = None     # the turn a bot task was started for
         self.finished = False
         self.end_msg: dict | None = None
@@ -206,6 +298,20 @@ class Table:
                     m["rid"] = rid
                 s.conn.send(m)
 
+    def broadcast_move(self, encoded_record: bytes, clock: dict | None,
+                       sender: Conn | None = None, rid: Any = None) -> None:
+        frame = None
+        for s in self.slots:
+            c = s.conn
+            if c is None:
+                continue
+            if c is sender and rid is not None:
+                c.send_frame(move_frame(encoded_record, clock, rid))
+            else:
+                if frame is None:
+                    frame = move_frame(encoded_record, clock)
+                c.send_frame(frame)
+
     def broadcast(self, msg: dict, sender: Conn | None = None, rid: Any = None) -> None:
         frame = None
         for s in self.slots:
@@ -218,6 +324,42 @@ class Table:
                 if frame is None:
                     frame = pack_frame(msg)
                 c.send_frame(frame)
+
+
+# ---------------------------------------------------------------- move records
+
+_packb = msgpack.Packer(use_bin_type=True).pack     # core.log.pack's encoding
+_CHAIN_KEY = _packb("chain")
+_MOVE_HEAD = b"\x83" + _packb("type") + _packb("move") + _packb("record")
+_MOVE_HEAD_RID = b"\x84" + _MOVE_HEAD[1:]
+_CLOCK_KEY = _packb("clock")
+_RID_KEY = _packb("rid")
+
+
+def append_record(game_log, move: dict, state) -> tuple[dict, bytes]:
+    """``core.log.GameLog.append``, also returning the record's msgpack encoding.
+
+    The record is encoded once: the chain hashes the bytes without ``chain`` (a 4-entry
+    map), and the broadcast reuses them as a 5-entry map with ``chain`` added, which is
+    exactly how msgpack encodes the record dict (tests compare with ``core.log``).
+    """
+    rec = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
+    body = _packb(rec)
+    chain = hashlib.sha256(game_log.last_chain + body).digest()
+    rec["chain"] = chain
+    game_log.records.append(rec)
+    assert body[0] == 0x84
+    return rec, b"\x85" + body[1:] + _CHAIN_KEY + _packb(chain)
+
+
+def move_frame(encoded_record: bytes, clock: dict | None, rid: Any = None) -> bytes:
+    """The frame of ``{"type": "move", "record": ..., "clock": ...[, "rid": ...]}``."""
+    parts = [_MOVE_HEAD if rid is None else _MOVE_HEAD_RID, encoded_record,
+             _CLOCK_KEY, _packb(clock)]
+    if rid is not None:
+        parts += [_RID_KEY, _packb(rid)]
+    body = b"".join(parts)
+    return LENGTH.pack(len(body)) + body
 
 
 # ---------------------------------------------------------------- validation
@@ -266,6 +408,7 @@ class Relay:
         self.port: int | None = None
         self._tasks: set[asyncio.Task] = set()
         self._housekeeper: asyncio.Task | None = None
+        self._to_flush: list[Conn] = []
         self.handlers: dict[str, Callable] = {
             "hello": self.h_hello, "ping": self.h_ping, "pong": self.h_pong,
             "list_tables": self.h_list, "create_table": self.h_create, "join": self.h_join,
@@ -279,7 +422,8 @@ class Relay:
     # ------------------------------------------------------------ life
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         self.auto.start()
-        self.server = await asyncio.start_server(self._serve_conn, host, port)
+        loop = asyncio.get_running_loop()
+        self.server = await loop.create_server(lambda: Conn(self), host, port)
         self.port = self.server.sockets[0].getsockname()[1]
         self._housekeeper = asyncio.get_running_loop().create_task(self._housekeeping())
         return self.port
@@ -307,32 +451,16 @@ class Relay:
         if not task.cancelled() and task.exception() is not None:
             log.error("relay task failed", exc_info=task.exception())
 
-    async def _serve_conn(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self.limits.sndbuf:
-            import socket
-            sock = writer.get_extra_info("socket")
-            if sock is not None:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.sndbuf)
-        conn = Conn(self, reader, writer)
-        self.conns.add(conn)
-        try:
-            while not conn.closed:
-                try:
-                    msg = await read_frame(reader, self.limits.max_frame)
-                except FrameError as e:
-                    conn.send(error_msg("bad_message", str(e)))
-                    conn.close("bad frame")
-                    break
-                conn.last_rx = time.monotonic()
-                conn.pinged = False
-                self.dispatch(conn, msg)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass
-        except Exception:  # pragma: no cover - never let one connection take the relay down
-            log.exception("connection handler failed")
-        finally:
-            conn.close("end of stream")
-            self.conns.discard(conn)
+    def _dirty(self, conn: Conn) -> None:
+        """``conn`` has frames to write: flush them all once, after this iteration's work."""
+        if not self._to_flush:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._to_flush.append(conn)
+
+    def _flush(self) -> None:
+        conns, self._to_flush = self._to_flush, []
+        for c in conns:
+            c.flush()
 
     async def _housekeeping(self) -> None:
         lim = self.limits
@@ -576,7 +704,28 @@ class Relay:
         if table.timer is not None:
             table.timer.cancel()
         table.timer = None
+        table.timer_at = None
         table.deadline = None
+
+    # One timer per table, armed lazily: a new turn only moves ``table.deadline``; a
+    # timer still pending from an earlier turn is always due no later than the new
+    # turn's first event, and when it fires it re-arms itself for the current turn.
+    def _arm(self, table: Table, at: float) -> None:
+        if table.timer is not None:
+            if table.timer_at <= at + CLOCK_EPS:
+                return
+            table.timer.cancel()
+        table.timer_at = at
+        table.timer = self.clock.call_later(at - self.clock.now(), lambda: self._tick(table))
+
+    def _tick(self, table: Table) -> None:
+        table.timer = table.timer_at = None
+        if table.finished or table.deadline is None:
+            return
+        if self.clock.now() >= table.deadline - CLOCK_EPS:
+            self._expire(table, table.turn_id)
+        else:
+            self._arm(table, table.deadline)
 
     def _new_turn(self, table: Table) -> bool:
         """Set up the clock when the turn changed; True when it did."""
@@ -586,14 +735,13 @@ class Relay:
             return False
         table.turn_id = turn_id
         table.held = list(NONE5)
-        self._stop_timer(table)
+        table.deadline = None
         if st.over:
             return True
         slot = table.slots[st.active]
         if slot.kind == "human" and table.turn_seconds:
-            seconds = table.turn_seconds * self.time_scale
-            table.deadline = self.clock.now() + seconds
-            table.timer = self.clock.call_later(seconds, lambda: self._expire(table, turn_id))
+            table.deadline = self.clock.now() + table.turn_seconds * self.time_scale
+            self._arm(table, table.deadline)
         return True
 
     def _after(self, table: Table) -> None:
@@ -617,14 +765,13 @@ class Relay:
         except IllegalMove as e:
             return e.refusal
         match.state = state
-        record = match.log.append(move, state)
+        record, encoded = append_record(match.log, move, state)
         if move["type"] in ("roll", "write") and not move.get("auto"):
             table.slots[move["seat"]].autos = 0
         if move["type"] == "roll":
             table.held = list(move["hold"])
         self._new_turn(table)
-        table.broadcast({"type": "move", "record": record, "clock": self._clock_info(table)},
-                        sender, rid)
+        table.broadcast_move(encoded, self._clock_info(table), sender, rid)
         if table.match.state.over:
             self._finish(table)
         else:
@@ -697,7 +844,6 @@ class Relay:
     # ------------------------------------------------------------ automatic moves
     def _expire(self, table: Table, turn_id: tuple) -> None:
         if table.turn_id == turn_id and not table.finished:
-            table.timer = None
             self._spawn(self._auto_turn(table, turn_id))
 
     async def _auto_turn(self, table: Table, turn_id: tuple) -> None:
@@ -913,6 +1059,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+    # Every move allocates a few short-lived dicts, and finished tables stay for
+    # FINISHED_KEEP: with the default thresholds the collector keeps re-scanning them.
+    gc.set_threshold(GC_THRESHOLD[0], GC_THRESHOLD[1], GC_THRESHOLD[2])
     try:
         asyncio.run(_serve(args))
     except KeyboardInterrupt:

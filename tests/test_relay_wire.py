@@ -1,0 +1,84 @@
+"""The relay's fast paths produce exactly the bytes of the plain ones: records encoded
+once, move frames spliced from them, frames parsed however the bytes arrive."""
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+
+import msgpack
+
+from core.game import Seat, apply
+from core.log import move_record
+from core.match import Match
+from relay.framing import pack_frame
+from relay.server import append_record, move_frame
+from relay.testing import connect, running_relay
+
+
+def _frames(data: bytes) -> list[dict]:
+    out, pos = [], 0
+    while pos + 4 <= len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        out.append(msgpack.unpackb(data[pos + 4:pos + 4 + n], raw=False))
+        pos += 4 + n
+    return out
+
+
+def test_records_and_move_frames_match_core_and_pack_frame():
+    m = Match.create("bonanza", [Seat("Ana"), Seat("Bot", "bot", "optimal")], os.urandom(32),
+                     mode="table", contributions=[os.urandom(32), None], settings={},
+                     meta={"table": "T"})
+    seen = 0
+    for move in ([{"type": "roll", "seat": m.state.active, "hold": [False] * 5,
+                   "dice": [1, 2, 3, 4, 6], "auto": False}]
+                 + [{"type": "write", "seat": m.state.active, "box": "chance", "auto": True}]):
+        prev = m.log.last_chain
+        state = apply(m.state, move)
+        rec, encoded = append_record(m.log, move, state)
+        m.state = state
+        assert rec == move_record(state.seq, move, state, prev)
+        assert m.log.records[-1] is rec
+        assert encoded == msgpack.packb(rec, use_bin_type=True)
+        for clock in (None, {"seat": 1, "turn": 0, "turn_seconds": 30, "remaining": 12.5}):
+            assert move_frame(encoded, clock) == pack_frame({"type": "move", "record": rec,
+                                                             "clock": clock})
+            for rid in (7, "abc"):
+                assert move_frame(encoded, clock, rid) == pack_frame(
+                    {"type": "move", "record": rec, "clock": clock, "rid": rid})
+        seen += 1
+    assert seen == 2
+
+
+def test_frames_split_anywhere_and_pipelined():
+    async def main():
+        async with running_relay() as relay:
+            reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+            data = (pack_frame({"type": "hello", "version": 1, "rid": 1})
+                    + pack_frame({"type": "ping", "rid": 2})
+                    + pack_frame({"type": "list_tables", "rid": 3}))
+            for i in range(len(data)):          # one byte at a time
+                writer.write(data[i:i + 1])
+                await writer.drain()
+                if i % 7 == 0:
+                    await asyncio.sleep(0)
+            writer.write(pack_frame({"type": "ping", "rid": 4}) * 3)   # three in one segment
+            got = b""
+            while len(_frames(got)) < 6:
+                got += await asyncio.wait_for(reader.read(65536), 3)
+            assert [(m["type"], m["rid"]) for m in _frames(got)] == [
+                ("welcome", 1), ("pong", 2), ("tables", 3), ("pong", 4), ("pong", 4), ("pong", 4)]
+            # an oversized length is refused as soon as the 4 length bytes are in
+            writer.write(struct.pack(">I", 1 << 20))
+            got = b""
+            while True:
+                chunk = await asyncio.wait_for(reader.read(65536), 3)
+                if not chunk:
+                    break
+                got += chunk
+            assert [m.get("code") for m in _frames(got)] == ["bad_message"]
+            writer.close()
+            c = await connect(relay)          # the relay is fine
+            await c.request({"type": "ping"})
+            await c.close()
+    asyncio.run(main())
