@@ -7,8 +7,9 @@ import math
 import pygame
 
 from . import actions as A
-from . import sprites, theme
+from . import fonts, sprites, theme
 from .actions import Action
+from .widgets import draw_text
 
 STAGGER = 0.05
 
@@ -62,3 +63,32 @@ class DiceView:
             img = sprites.die(face, px, is_held, hint, tilt)
             rr = img.get_rect(center=(r.centerx, r.centery - lift - (layout.px(8) if is_held else 0)))
             surface.blit(img, rr)
+
+    def caption_rect(self, room_below: float) -> tuple[float, float, float, float]:
+        """Where a short line about the dice goes (design units): right under the dice
+        when ``room_below`` (to the next thing drawn) allows it, else just above them."""
+        cx, cy = self.center
+        total = 5 * self.die + 4 * self.gap
+        if room_below >= 30:
+            return (cx - total / 2, cy + self.die / 2 + 2, total, min(40.0, room_below - 4))
+        return (cx - total / 2, cy - self.die / 2 - 42, total, 40.0)
+
+    def draw_caption(self, surface, layout, text: str, room_below: float, width: float | None = None,
+                     color=theme.GOLD) -> None:
+        """One line (two when it is too long for one) under the dice, e.g. the joker hint."""
+        x, y, w, h = self.caption_rect(room_below)
+        if width is not None:
+            x, w = self.center[0] - width / 2, width
+        rect = layout.rect((x, y, w, h))
+        px = min(layout.font_px(19), int(rect.h * 0.9))
+        if fonts.text_width(text, px, True) <= rect.w:
+            draw_text(surface, text, rect, px, color, bold=True, align="center", shadow=True)
+            return
+        half = layout.rect((x, y, w, h / 2))
+        px = min(layout.font_px(16), int(half.h * 0.95))
+        lines = fonts.wrap(text, px, rect.w, True)
+        if len(lines) > 2:
+            lines = [lines[0], " ".join(lines[1:])]
+        for i, line in enumerate(lines):
+            draw_text(surface, line, layout.rect((x, y + i * h / 2, w, h / 2)), px, color, bold=True,
+                      align="center", shadow=True)

@@ -15,7 +15,7 @@ import pygame
 
 from core.game import Seat
 from core.match import Match
-from core.rules import BOXES, MAX_ROLLS
+from core.rules import BOXES, LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
 from .. import fonts, theme
 from ..actions import Action
@@ -76,6 +76,7 @@ class GameScene(Scene):
         self.dice_y, roll_rect = (170, (self.cx - 130, 232, 260, 54)) if compact else (
             176, (self.cx - 130, 262, 260, 60))
         self.pip_y = roll_rect[1] + roll_rect[3] + 14
+        self.room_below_dice = roll_rect[1] - (self.dice_y + die / 2)
         self.dice_view = DiceView((self.cx, self.dice_y), die=die, gap=18 if ncols <= 2 else 14)
         self.input = TurnInput()
         self.loader = app.advisor_loader(ruleset)
@@ -152,6 +153,21 @@ class GameScene(Scene):
             except Exception:
                 self._advice = None
         return self._advice
+
+    def joker_hint(self) -> str | None:
+        """The joker line under the dice: the bonus and where the roll must go."""
+        st = self.state
+        if st.over or st.dice is None or self.dice_view.animating(self.app.now):
+            return None
+        rs, sheet = st.ruleset, st.sheets[st.active]
+        if not is_joker(rs, sheet, st.dice):
+            return None
+        upper = UPPER_BOXES[st.dice[0] - 1]
+        ok = allowed_boxes(rs, sheet, st.dice)
+        kind = "upper" if tuple(ok) == (upper,) else ("lower" if all(b in LOWER_BOXES for b in ok) else "scratch")
+        bonus = extra_bonus_for(rs, sheet, st.dice)
+        key = f"game.joker_hint.{kind}" + ("_bonus" if bonus else "")
+        return self.t(key, box=self.t(f"box.{upper}"), bonus=bonus)
 
     def hint_mask(self):
         st = self.state
@@ -304,6 +320,9 @@ class GameScene(Scene):
         held = self.input.held if mine else [False] * 5
         hint = self.hint_mask() if mine else None
         self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
+        joker = self.joker_hint()
+        if joker:
+            self.dice_view.draw_caption(surface, L, joker, self.room_below_dice, width=2 * self.half)
         # rolls left under the Roll button
         rl = st.rolls_left if not st.over else 0
         pip_y = self.pip_y
