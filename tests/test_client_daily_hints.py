@@ -113,3 +113,45 @@ def test_joker_hint_fits_in_six_languages_at_the_smallest_window(app, artifacts,
         if code == "pt-PT":
             pygame.image.save(app.screen, str(artifacts / f"client_small_joker_hint_{seats}.png"))
     assert not problems, "\n".join(map(str, problems))
+
+
+def finished_log() -> tuple:
+    from core.game import allowed
+    from core.match import Match
+    m = Match.create("bonanza", [Seat("Ana")], bytes(32), mode="solo")
+    while not m.state.over:
+        if m.state.dice is None:
+            m.roll([False] * 5)
+        else:
+            m.write(allowed(m.state)[0])
+    m.finish({"duration_ms": 1234})
+    return m, m.log.to_bytes()
+
+
+def test_results_verdict_line_reads_naturally(app, artifacts):
+    from client.scenes.results import ResultsScene
+    m, data = finished_log()
+    bad = bytearray(data)
+    bad[len(bad) // 2] ^= 0xFF
+    for code in i18n.LANGUAGES:
+        app.set_language(code)
+        label = lang.t("results.verdict", verdict="").strip()
+        for log, ok in ((data, True), (bytes(bad), False)):
+            sc = ResultsScene(app, m.state, log, elapsed=1.2)
+            app.push(sc)
+            widgets.FIT_REPORT.clear()
+            app.step()
+            assert sc.verdict.ok is ok
+            texts = [t for t, *_ in widgets.FIT_REPORT]
+            if ok:
+                line = "✔ " + lang.t("verify.ok")
+            else:
+                reason = lang.t(f"verify.fail.{sc.verdict.code}", detail=sc.verdict.detail)
+                line = "✖ " + lang.t("results.not_verified", reason=reason)
+            assert line in texts, (code, texts)
+            assert not any(t.startswith(("✔ " + label, "✖ " + label)) for t in texts), code
+            if code == "fr" and ok:
+                app.screenshot(artifacts / "client_results_verdict_fr.png")
+            app.pop()
+    app.set_language("en")
+    assert lang.t("verify.ok") == "Verified: every roll and every move is correct."

@@ -20,6 +20,16 @@ def verdict_text(t, verdict) -> str:
     return t(f"verify.fail.{verdict.code}", detail=verdict.detail)
 
 
+def verdict_line(t, verdict) -> str:
+    """The results' verdict line: the verdict itself when the log verifies ("Verified: …",
+    no second label), "Not verified. <reason>" when it does not."""
+    if verdict is None:
+        return t("results.verdict", verdict="–")
+    if verdict.ok:
+        return t("verify.ok")
+    return t("results.not_verified", reason=verdict_text(t, verdict))
+
+
 class ResultsScene(Scene):
     title_key = "results.title"
 
@@ -174,6 +184,6 @@ class ResultsScene(Scene):
                   L.font_px(17), theme.TEXT_ON_FELT)
         ok = self.verdict is not None and self.verdict.ok
         mark = "✔ " if ok else "✖ "
-        draw_text(surface, mark + self.t("results.verdict", verdict=verdict_text(self.t, self.verdict)),
+        draw_text(surface, mark + verdict_line(self.t, self.verdict),
                   L.rect((84, 532, 1112, 56)), L.font_px(22), theme.OK if ok else theme.BAD, bold=True)
         self.draw_widgets(surface)
