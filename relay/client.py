@@ -306,10 +306,13 @@ class RelayClient:
         return (await self.request({"type": "list_tables"}))["tables"]
 
     async def create_table(self, name: str, seats: int = 4, turn_seconds: int = 60,
-                           ruleset: str = "bonanza") -> dict:
-        return await self.request({"type": "create_table", "name": name, "seats": seats,
-                                   "turn_seconds": turn_seconds, "ruleset": ruleset,
-                                   "contribution": secrets.token_bytes(32)})
+                           ruleset: str = "bonanza", bots: str | list[str] | None = None) -> dict:
+        msg = {"type": "create_table", "name": name, "seats": seats,
+               "turn_seconds": turn_seconds, "ruleset": ruleset,
+               "contribution": secrets.token_bytes(32)}
+        if bots is not None:
+            msg["bots"] = bots
+        return await self.request(msg)
 
     async def join(self, code: str, name: str) -> dict:
         return await self.request({"type": "join", "code": code, "name": name,

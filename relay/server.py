@@ -41,7 +41,8 @@ TURN_SECONDS = (30, 45, 60, 90)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 BOT_NAMES = ("Ada", "Bram", "Chloé", "Duarte", "Elif", "Femke")
-BOT_POLICY = "optimal"
+BOT_POLICIES = ("casual", "optimal")    # core.bots policies a host may choose
+BOT_POLICY = "casual"                   # the default for empty seats
 AWAY_LIMIT = 3                 # automatic turns while disconnected before the seat gives up
 FINISHED_KEEP = 600.0          # seconds a finished table stays for late resumes
 DAILY_ABANDON = 1800.0         # a daily game nobody is connected to for this long is given up
@@ -260,6 +261,13 @@ class Table:
         self.finished = False
         self.end_msg: dict | None = None
         self.daily_date: str | None = None
+        self.bots: str | list[str] = BOT_POLICY   # as the host set it (create_table "bots")
+
+    def bot_policy(self, k: int) -> str:
+        """The policy of the k-th bot seated at the start (0-based, in seat order)."""
+        if isinstance(self.bots, str):
+            return self.bots
+        return self.bots[k] if k < len(self.bots) else BOT_POLICY
 
     @property
     def started(self) -> bool:
@@ -280,14 +288,20 @@ class Table:
         st = self.match.state if self.match else None
         return {
             "code": self.code, "mode": self.mode, "ruleset": self.ruleset, "seats": self.nseats,
-            "turn_seconds": self.turn_seconds,
+            "turn_seconds": self.turn_seconds, "bots": self.bots,
             "host": self.host.index if self.host is not None else None,
             "started": self.started, "finished": self.finished, "commitment": self.commitment,
-            "players": [{"seat": s.index, "name": s.name, "kind": s.kind,
-                         "connected": s.kind == "bot" or s.conn is not None,
-                         "playing": st is None or not st.has_given_up(s.index)}
-                        for s in self.slots],
+            "players": [self._player(s, st) for s in self.slots],
         }
+
+    @staticmethod
+    def _player(s: Slot, st) -> dict:
+        p = {"seat": s.index, "name": s.name, "kind": s.kind,
+             "connected": s.kind == "bot" or s.conn is not None,
+             "playing": st is None or not st.has_given_up(s.index)}
+        if s.kind == "bot":
+            p["policy"] = s.policy
+        return p
 
     def send_each(self, msg: dict, sender: Conn | None = None, rid: Any = None) -> None:
         """Send ``msg`` to every connected seat with its own ``seat`` index added."""
@@ -378,6 +392,19 @@ def _contribution(value: Any) -> bytes:
         raise Refuse("bad_message", "the contribution must be 32 random bytes (msgpack bin)",
                      close=True)
     return value
+
+
+def _bots(value: Any, seats: int) -> str | list[str]:
+    """create_table's ``bots``: one policy for every empty seat, or a list, one per bot."""
+    if value is None:
+        return BOT_POLICY
+    if isinstance(value, str) and value in BOT_POLICIES:
+        return value
+    if (isinstance(value, list) and 1 <= len(value) <= seats - 1
+            and all(isinstance(v, str) and v in BOT_POLICIES for v in value)):
+        return list(value)
+    raise Refuse("bad_settings", f"bots is one of {', '.join(BOT_POLICIES)} or a list of them, "
+                                 f"at most one per seat after the host's")
 
 
 def _mask(value: Any) -> list[bool] | None:
@@ -598,9 +625,11 @@ class Relay:
             raise Refuse("bad_settings", "the time per turn is 30, 45, 60 or 90 seconds")
         if not isinstance(ruleset, str) or ruleset not in RULESETS:
             raise Refuse("bad_settings", f"the ruleset is one of: {', '.join(RULESETS)}")
+        bots = _bots(msg.get("bots"), seats)
         contribution = _contribution(msg.get("contribution"))
         table = Table(self._new_code(), "table", ruleset, seats, secs,
                       secrets.token_bytes(dice_mod.SEED_BYTES))
+        table.bots = bots
         slot = Slot(table, name, "human", contribution)
         table.slots.append(slot)
         table.host = slot
@@ -675,8 +704,10 @@ class Relay:
             raise Refuse("not_host", "only the host can start the game")
         taken = {s.name.casefold() for s in table.slots}
         names = (f"Bot {n}" for n in BOT_NAMES if f"Bot {n}".casefold() not in taken)
+        k = 0
         while len(table.slots) < table.nseats:
-            table.slots.append(Slot(table, next(names), "bot", None, BOT_POLICY))
+            table.slots.append(Slot(table, next(names), "bot", None, table.bot_policy(k)))
+            k += 1
         table.reindex()
         seats = [Seat(s.name, s.kind, s.policy) for s in table.slots]
         table.match = Match.create(table.ruleset, seats, table.seed, mode="table",

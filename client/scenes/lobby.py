@@ -1,6 +1,6 @@
 """Hosting and joining a table, and the lobby where everyone waits.
 
-Host: pick seats, time per turn and rules; the client starts the relay in its
+Host: pick seats, time per turn, rules and bots; the client starts the relay in its
 own process and shows the address, port and table code.  Join: address, port,
 code.  Empty seats are played by bots, always marked as bots.
 """
@@ -16,6 +16,10 @@ from .base import Scene
 SEAT_CHOICES = (2, 3, 4)
 TURN_CHOICES = (30, 45, 60, 90)
 RULESETS = ("bonanza", "yacht")
+BOT_CHOICES = ("casual", "optimal")     # the relay's policies for empty seats (create_table "bots")
+
+
+ROWS = (("seats", 170), ("turn", 230), ("ruleset", 290), ("bots", 350))   # host setup: (row, y)
 
 
 class _Options(Scene):
@@ -55,11 +59,10 @@ class HostSetupScene(_Options):
 
     def __init__(self, app):
         super().__init__(app)
-        self.seats, self.turn, self.ruleset = 2, 60, "bonanza"
+        self.seats, self.turn, self.ruleset, self.bots = 2, 60, "bonanza", "casual"
         self.name = self.field("name", (640, 110, 460, 50), value=app.profile.name, max_len=24)
-        self.option_row("seats", 180)
-        self.option_row("turn", 250)
-        self.option_row("ruleset", 320)
+        for row, y in ROWS:
+            self.option_row(row, y)
         self.button("open", (480, 520, 320, 60), lambda: self.t("lobby.open"), size=24)
         self.button("back", (540, 600, 200, 50), lambda: self.t("common.back"), style="secondary")
         self.focus_id = "open"
@@ -69,6 +72,8 @@ class HostSetupScene(_Options):
             return self.tn("lobby.seats_value", self.seats)
         if row == "turn":
             return self.t("lobby.turn_time_value", seconds=self.turn)
+        if row == "bots":
+            return self.t(f"lobby.bot.{self.bots}")
         return self.t(f"lobby.ruleset.{self.ruleset}")
 
     def change(self, row, step):
@@ -76,6 +81,8 @@ class HostSetupScene(_Options):
             self.seats = SEAT_CHOICES[(SEAT_CHOICES.index(self.seats) + step) % len(SEAT_CHOICES)]
         elif row == "turn":
             self.turn = TURN_CHOICES[(TURN_CHOICES.index(self.turn) + step) % len(TURN_CHOICES)]
+        elif row == "bots":
+            self.bots = BOT_CHOICES[(BOT_CHOICES.index(self.bots) + step) % len(BOT_CHOICES)]
         else:
             self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
 
@@ -93,20 +100,21 @@ class HostSetupScene(_Options):
         from relay.client import RelayConnection
         conn = RelayConnection("127.0.0.1", relay.port)
         request = {"type": "create_table", "name": name, "seats": self.seats,
-                   "turn_seconds": self.turn, "ruleset": self.ruleset}
+                   "turn_seconds": self.turn, "ruleset": self.ruleset, "bots": self.bots}
         self.app.replace(LobbyScene(self.app, conn, lan_address(), relay.port, relay=relay, request=request))
 
     def draw(self, surface):
         super().draw(surface)
         L = self.layout
-        for y, key in ((110, "lobby.your_name"), (180, "lobby.seats"), (250, "lobby.turn_time"),
-                       (320, "lobby.ruleset")):
+        labels = {"seats": "lobby.seats", "turn": "lobby.turn_time", "ruleset": "lobby.ruleset",
+                  "bots": "lobby.bots"}
+        for y, key in [(110, "lobby.your_name")] + [(y, labels[row]) for row, y in ROWS]:
             draw_text(surface, self.t(key), L.rect((180, y, 440, 50)), L.font_px(22), theme.TEXT_ON_FELT, bold=True)
-        draw_text(surface, self.t("lobby.bots_fill"), L.rect((180, 400, 920, 40)), L.font_px(19),
+        draw_text(surface, self.t("lobby.bots_fill"), L.rect((180, 422, 920, 36)), L.font_px(19),
                   theme.TEXT_ON_FELT_SOFT, align="center")
         # the seats as they will be: you, then bots or joining players
         for i in range(self.seats):
-            r = L.rect((640 - self.seats * 70 + i * 140 + 10, 446, 120, 44))
+            r = L.rect((640 - self.seats * 70 + i * 140 + 10, 462, 120, 44))
             pygame.draw.rect(surface, theme.FELT_DARK, r, border_radius=L.px(10))
             label = self.t("lobby.host") if i == 0 else self.t("lobby.seat", n=i + 1)
             draw_text(surface, label, r.inflate(-L.px(10), 0), L.font_px(17), theme.TEXT_ON_FELT, align="center")
@@ -243,6 +251,16 @@ class LobbyScene(Scene):
                 out.append((p["name"], p.get("kind", "human"), p.get("connected", True)))
         return out
 
+    def planned_policy(self, k: int) -> str | None:
+        """The policy the relay will give the k-th bot (TableInfo ``bots``)."""
+        bots = (self.table or {}).get("bots")
+        if isinstance(bots, list):
+            return bots[k] if k < len(bots) else "casual"
+        return bots
+
+    def bot_tag(self, policy) -> str:
+        return self.t(f"lobby.bot_{policy}") if policy in BOT_CHOICES else self.t("lobby.bot")
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)
@@ -281,7 +299,10 @@ class LobbyScene(Scene):
             you = f" {self.t('lobby.you')}" if i == self.conn.seat else ""
             draw_text(surface, label + you, L.rect((x + 12, y + 36, w - 24, 34)), L.font_px(22), theme.INK, bold=True)
             if kind == "bot":
-                tag, color = self.t("lobby.bot"), theme.HINT
+                p = next((p for p in t.get("players", []) if p.get("seat") == i), None)
+                policy = p.get("policy") if p is not None else self.planned_policy(
+                    i - len(t.get("players", [])))
+                tag, color = self.bot_tag(policy), theme.HINT
             else:
                 tag = self.t("lobby.host") if i == t.get("host", 0) else self.t("lobby.human")
                 color = theme.OK if connected else theme.BAD

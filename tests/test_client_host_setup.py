@@ -1,0 +1,100 @@
+"""The host-setup scene: the bots row (casual / optimal) by keyboard and by mouse, and
+the create_table request it sends; the lobby marks each bot with its policy."""
+from __future__ import annotations
+
+import threading
+
+import pygame
+import pytest
+
+
+@pytest.fixture
+def app(data_dirs):
+    from client.app import App
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
+    a.profile.settings["animation"] = "off"
+    yield a
+    pygame.display.quit()
+
+
+def key(app, k):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step(1 / 60)
+
+
+def click(app, design_rect):
+    pos = app.layout.rect(design_rect).center
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.step(1 / 60)
+
+
+def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch):
+    from client.scenes import lobby
+    scene = lobby.HostSetupScene(app)
+    app.push(scene)
+    app.step(1 / 60)
+    assert scene.bots == "casual" and scene.value_text("bots") == scene.t("lobby.bot.casual")
+    # keyboard: Up from "open" reaches the bots row; Right / Left cycle it
+    assert scene.focus_id == "open"
+    key(app, pygame.K_UP)
+    assert scene.focus_id == "val:bots"
+    key(app, pygame.K_RIGHT)
+    assert scene.bots == "optimal"
+    key(app, pygame.K_LEFT)
+    assert scene.bots == "casual"
+    key(app, pygame.K_RETURN)
+    assert scene.bots == "optimal"
+    # mouse: the › and ‹ buttons, and the value itself
+    click(app, (1044, 350, 56, 50))
+    assert scene.bots == "casual"
+    click(app, (704, 350, 332, 50))
+    assert scene.bots == "optimal"
+    assert scene.value_text("bots") == scene.t("lobby.bot.optimal")
+
+    class FakeRelay:
+        def __init__(self):
+            self.port, self.ready = 7468, threading.Event()
+            self.ready.set()
+
+        def stop(self):
+            pass
+
+    class FakeConn:
+        table, seat, status = None, None, "connecting"
+
+        def __init__(self, host, port):
+            pass
+
+        def poll(self):
+            return []
+
+        def close(self, timeout=None):
+            pass
+
+    import client.hosting
+    import relay.client
+    monkeypatch.setattr(client.hosting, "HostedRelay", FakeRelay)
+    monkeypatch.setattr(relay.client, "RelayConnection", FakeConn)
+    scene.go()
+    assert type(app.scene).__name__ == "LobbyScene"
+    assert app.scene.request["type"] == "create_table" and app.scene.request["bots"] == "optimal"
+
+
+def test_lobby_tags_bots_with_their_policy(app):
+    from client.scenes import lobby
+
+    class Conn:
+        seat, status = 0, "connected"
+        table = {"code": "K7QWE", "seats": 4, "host": 0, "ruleset": "bonanza", "turn_seconds": 60,
+                 "bots": ["optimal"], "players": [{"seat": 0, "name": "Ana", "kind": "human"}]}
+
+        def poll(self):
+            return []
+
+    scene = lobby.LobbyScene(app, Conn(), "127.0.0.1", 7468)
+    assert [scene.planned_policy(k) for k in range(3)] == ["optimal", "casual", "casual"]
+    assert scene.bot_tag("optimal") == scene.t("lobby.bot_optimal")
+    assert scene.bot_tag(None) == scene.t("lobby.bot")
+    app.push(scene)
+    app.step(1 / 60)
