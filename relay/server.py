@@ -12,6 +12,7 @@ import asyncio
 import gc
 import hashlib
 import logging
+import math
 import os
 import secrets
 import signal
@@ -49,6 +50,8 @@ DAILY_ABANDON = 1800.0         # a daily game nobody is connected to for this lo
 MAX_NAME = 24
 NONE5 = [False] * 5
 CLOCK_EPS = 1e-3               # seconds: timers may fire this early
+ANNOUNCE_EVERY = 5            # a "clock" message every 5 s of a human's turn,
+ANNOUNCE_LAST = 10            # and every second in its last 10 s
 GC_THRESHOLD = (50_000, 20, 100)   # the command line relay's gc thresholds (bench/relay_load.py)
 
 
@@ -257,6 +260,7 @@ class Table:
         self.timer = None                      # the table's one clock timer (Relay._arm)
         self.timer_at: float | None = None     # when it fires
         self.deadline: float | None = None     # the end of the active human seat's turn
+        self.announce_at: float | None = None  # the next "clock" announcement
         self.bot_turn: tuple | None = None     # the turn a bot task was started for
         self.finished = False
         self.end_msg: dict | None = None
@@ -753,10 +757,25 @@ class Relay:
         table.timer = table.timer_at = None
         if table.finished or table.deadline is None:
             return
-        if self.clock.now() >= table.deadline - CLOCK_EPS:
+        now = self.clock.now()
+        if now >= table.deadline - CLOCK_EPS:
             self._expire(table, table.turn_id)
+            return
+        if table.announce_at is not None and now >= table.announce_at - CLOCK_EPS:
+            table.broadcast({"type": "clock", "clock": self._clock_info(table)})
+            table.announce_at = self._next_announce(table)
+        self._arm(table, table.deadline if table.announce_at is None else table.announce_at)
+
+    def _next_announce(self, table: Table) -> float | None:
+        """When to send the next ``clock``: every ANNOUNCE_EVERY seconds of the turn, then
+        every second in the last ANNOUNCE_LAST (in turn seconds, scaled by time_scale)."""
+        scale = self.time_scale
+        left = (table.deadline - self.clock.now() - CLOCK_EPS) / scale
+        if left > ANNOUNCE_LAST:
+            at = (math.ceil(left / ANNOUNCE_EVERY) - 1) * ANNOUNCE_EVERY
         else:
-            self._arm(table, table.deadline)
+            at = math.ceil(left) - 1
+        return table.deadline - at * scale if at >= 1 else None
 
     def _new_turn(self, table: Table) -> bool:
         """Set up the clock when the turn changed; True when it did."""
@@ -766,13 +785,14 @@ class Relay:
             return False
         table.turn_id = turn_id
         table.held = list(NONE5)
-        table.deadline = None
+        table.deadline = table.announce_at = None
         if st.over:
             return True
         slot = table.slots[st.active]
         if slot.kind == "human" and table.turn_seconds:
             table.deadline = self.clock.now() + table.turn_seconds * self.time_scale
-            self._arm(table, table.deadline)
+            table.announce_at = self._next_announce(table)
+            self._arm(table, table.deadline if table.announce_at is None else table.announce_at)
         return True
 
     def _after(self, table: Table) -> None:

@@ -1,0 +1,96 @@
+"""The relay announces the turn clock: a ``clock`` message every 5 s of a human's turn
+and every second in its last 10 s, from one timer per table (injectable clock)."""
+from __future__ import annotations
+
+import asyncio
+
+from relay.testing import ManualClock, connect, running_relay, settle
+
+
+def run(coro):
+    asyncio.run(asyncio.wait_for(coro, 60))
+
+
+def _clocks(c) -> list[float]:
+    out = []
+    while not c.events.empty():
+        m = c.events.get_nowait()
+        if m["type"] == "clock":
+            out.append(m["clock"]["remaining"])
+    return out
+
+
+def test_clock_announcements_every_5_s_then_every_second():
+    async def main():
+        clock = ManualClock()
+        async with running_relay(clock=clock) as relay:
+            a, b = await connect(relay), await connect(relay)
+            code = (await a.create_table("Ana", 2, 30))["table"]["code"]
+            await b.join(code, "Ben")
+            await a.start()
+            await a.wait_until(lambda: a.header is not None and b.header is not None)
+            assert clock.pending() == 1                     # one timer for the table
+            first = a.state.active
+            mover = a if a.seat == first else b
+            _clocks(a), _clocks(b)
+            for _ in range(4):
+                clock.advance(5)
+            await settle(5)
+            assert _clocks(a) == [25.0, 20.0, 15.0, 10.0]
+            assert b.clock["remaining"] == 10.0 and b.clock["seat"] == first
+            # a roll does not restart the turn's clock, nor its announcements
+            clock.advance(0.5)
+            await mover.roll()
+            assert mover.clock["remaining"] == 9.5
+            assert clock.pending() == 1
+            for _ in range(9):
+                clock.advance(1)
+            await settle(5)
+            assert _clocks(a) == [9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+            clock.advance(1)                                # time is up: the relay writes
+            await a.wait_until(lambda: a.state.active != first)
+            assert a.records[-1]["move"]["auto"] is True
+            # the next turn's announcements start from its own beginning
+            _clocks(a)
+            clock.advance(4.9)
+            await settle(5)
+            assert _clocks(a) == []
+            clock.advance(0.1)
+            await settle(5)
+            assert _clocks(a) == [25.0]
+            # a move early in the turn: the next turn is announced from its own start
+            nxt = a if a.seat == a.state.active else b
+            await nxt.wait_until(lambda: nxt.seq == a.seq)
+            await nxt.roll()
+            clock.advance(1)
+            await nxt.write(nxt.state.sheets[nxt.seat].free_boxes()[0])
+            await a.wait_until(lambda: a.seq == nxt.seq)
+            _clocks(a)
+            clock.advance(4)         # the old timer (due at 20 s of the old turn) fires: nothing
+            await settle(5)
+            assert _clocks(a) == []
+            assert clock.pending() == 1
+            clock.advance(1)
+            await settle(5)
+            assert _clocks(a) == [25.0]
+            await a.close()
+            await b.close()
+    run(main())
+
+
+def test_no_announcements_for_bots_and_after_the_end():
+    async def main():
+        clock = ManualClock()
+        async with running_relay(clock=clock) as relay:
+            a = await connect(relay)
+            await a.create_table("Ana", 2, 30)
+            await a.start()
+            await a.wait_until(lambda: a.header is not None)
+            await a.leave()                 # gives up: the game ends at once
+            await settle(5)
+            clock.advance(60)
+            await settle(5)
+            assert clock.pending() == 0
+            assert _clocks(a) == []
+            await a.close()
+    run(main())
