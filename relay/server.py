@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import hashlib
 import logging
 import math
@@ -52,7 +51,6 @@ NONE5 = [False] * 5
 CLOCK_EPS = 1e-3               # seconds: timers may fire this early
 ANNOUNCE_EVERY = 5            # a "clock" message every 5 s of a human's turn,
 ANNOUNCE_LAST = 10            # and every second in its last 10 s
-GC_THRESHOLD = (50_000, 20, 100)   # the command line relay's gc thresholds (bench/relay_load.py)
 
 
 @dataclass
@@ -1110,9 +1108,6 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
-    # Every move allocates a few short-lived dicts, and finished tables stay for
-    # FINISHED_KEEP: with the default thresholds the collector keeps re-scanning them.
-    gc.set_threshold(GC_THRESHOLD[0], GC_THRESHOLD[1], GC_THRESHOLD[2])
     try:
         asyncio.run(_serve(args))
     except KeyboardInterrupt:
