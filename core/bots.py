@@ -131,4 +131,7 @@ def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int):
     keep = [face] * counts[face - 1]
     if counts[face - 1] == 1:
         keep = [d for d in dice if d >= 5][:2] or [max(dice)]
-    return ("hold", _mask_for(dice, keep))
+    mask = _mask_for(dice, keep)
+    if all(mask):  # five equal with nowhere better to go: rolling none is not a move
+        return ("write", _write_choice(rs, sheet, dice))
+    return ("hold", mask)
