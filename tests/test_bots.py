@@ -104,6 +104,7 @@ def test_casual_plays_legal_games_and_is_beatable(advisors, sim):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, (1 << 13) - 2), st.lists(st.integers(1, 6), min_size=5, max_size=5),
        st.integers(0, 2), st.sampled_from(["bonanza", "yacht"]), st.booleans())
+@example(mask=1 << 11, dice=[1, 1, 1, 1, 1], rolls_left=1, ruleset="yacht", b50=False)  # held all five
 def test_casual_moves_are_legal(mask, dice, rolls_left, ruleset, b50):
     rs = RULESETS[ruleset]
     scores = tuple(None if not mask >> i & 1 else (50 if BOXES[i] == "bonanza" and b50 else 0)
