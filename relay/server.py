@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Callable
 
 import msgpack
@@ -352,20 +353,54 @@ _CLOCK_KEY = _packb("clock")
 _RID_KEY = _packb("rid")
 
 
-def append_record(game_log, move: dict, state) -> tuple[dict, bytes]:
-    """``core.log.GameLog.append``, also returning the record's msgpack encoding.
+class PackedRecords(Sequence):
+    """A table log's move records, kept as their msgpack encodings (``GameLog.records``).
+
+    The relay reads its records only to resume a seat and to write the finished log.  As
+    dicts they would be a few hundred small containers per game (and finished tables are
+    kept for FINISHED_KEEP) that every full garbage collection walks: pauses of 50-100 ms
+    that stall every table.  Bytes are not tracked by the collector; a record is decoded
+    when it is read, to exactly the dict that was encoded."""
+
+    __slots__ = ("encoded", "last_chain")
+
+    def __init__(self) -> None:
+        self.encoded: list[bytes] = []
+        self.last_chain: bytes | None = None
+
+    def __len__(self) -> int:
+        return len(self.encoded)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [_unpackb(e) for e in self.encoded[i]]
+        return _unpackb(self.encoded[i])
+
+    def __iter__(self):
+        return (_unpackb(e) for e in self.encoded)
+
+
+def _unpackb(data: bytes) -> dict:
+    return msgpack.unpackb(data, raw=False)
+
+
+def append_record(game_log, move: dict, state) -> bytes:
+    """``core.log.GameLog.append`` for a log whose ``records`` are PackedRecords; returns
+    the record's msgpack encoding.
 
     The record is encoded once: the chain hashes the bytes without ``chain`` (a 4-entry
-    map), and the broadcast reuses them as a 5-entry map with ``chain`` added, which is
-    exactly how msgpack encodes the record dict (tests compare with ``core.log``).
+    map), and the stored and broadcast record is the same bytes as a 5-entry map with
+    ``chain`` added, which is exactly how msgpack encodes the record dict (tests compare
+    with ``core.log.move_record``).
     """
-    rec = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
-    body = _packb(rec)
-    chain = hashlib.sha256(game_log.last_chain + body).digest()
-    rec["chain"] = chain
-    game_log.records.append(rec)
-    assert body[0] == 0x84
-    return rec, b"\x85" + body[1:] + _CHAIN_KEY + _packb(chain)
+    records: PackedRecords = game_log.records
+    previous = records.last_chain if records.encoded else game_log.header["chain"]
+    body = _packb({"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()})
+    chain = hashlib.sha256(previous + body).digest()
+    encoded = b"\x85" + body[1:] + _CHAIN_KEY + _packb(chain)
+    records.encoded.append(encoded)
+    records.last_chain = chain
+    return encoded
 
 
 def move_frame(encoded_record: bytes, clock: dict | None, rid: Any = None) -> bytes:
@@ -719,6 +754,7 @@ class Relay:
         self._begin(table, conn, rid)
 
     def _begin(self, table: Table, sender: Conn | None = None, rid: Any = None) -> None:
+        table.match.log.records = PackedRecords()
         self._new_turn(table)
         table.send_each({"type": "started", "table": table.info(),
                          "header": table.match.log.header, "clock": self._clock_info(table)},
@@ -814,7 +850,7 @@ class Relay:
         except IllegalMove as e:
             return e.refusal
         match.state = state
-        record, encoded = append_record(match.log, move, state)
+        encoded = append_record(match.log, move, state)
         if move["type"] in ("roll", "write") and not move.get("auto"):
             table.slots[move["seat"]].autos = 0
         if move["type"] == "roll":

@@ -9,10 +9,10 @@ import struct
 import msgpack
 
 from core.game import Seat, apply
-from core.log import move_record
+from core.log import GameLog, move_record
 from core.match import Match
 from relay.framing import pack_frame
-from relay.server import append_record, move_frame
+from relay.server import PackedRecords, append_record, move_frame
 from relay.testing import connect, running_relay
 
 
@@ -29,17 +29,21 @@ def test_records_and_move_frames_match_core_and_pack_frame():
     m = Match.create("bonanza", [Seat("Ana"), Seat("Bot", "bot", "optimal")], os.urandom(32),
                      mode="table", contributions=[os.urandom(32), None], settings={},
                      meta={"table": "T"})
+    m.log.records = PackedRecords()
+    expected = []
     seen = 0
     for move in ([{"type": "roll", "seat": m.state.active, "hold": [False] * 5,
                    "dice": [1, 2, 3, 4, 6], "auto": False}]
                  + [{"type": "write", "seat": m.state.active, "box": "chance", "auto": True}]):
         prev = m.log.last_chain
         state = apply(m.state, move)
-        rec, encoded = append_record(m.log, move, state)
+        encoded = append_record(m.log, move, state)
         m.state = state
-        assert rec == move_record(state.seq, move, state, prev)
-        assert m.log.records[-1] is rec
+        rec = move_record(state.seq, move, state, prev)
+        expected.append(rec)
+        assert m.log.records[-1] == rec and m.log.last_chain == rec["chain"]
         assert encoded == msgpack.packb(rec, use_bin_type=True)
+        assert list(m.log.records) == m.log.records[:] == expected and len(m.log.records) == seen + 1
         for clock in (None, {"seat": 1, "turn": 0, "turn_seconds": 30, "remaining": 12.5}):
             assert move_frame(encoded, clock) == pack_frame({"type": "move", "record": rec,
                                                              "clock": clock})
@@ -48,6 +52,8 @@ def test_records_and_move_frames_match_core_and_pack_frame():
                     {"type": "move", "record": rec, "clock": clock, "rid": rid})
         seen += 1
     assert seen == 2
+    # core's log writer gives the same bytes as with plain record dicts
+    assert m.log.to_bytes() == GameLog(m.log.header, list(expected)).to_bytes()
 
 
 def test_frames_split_anywhere_and_pipelined():
