@@ -247,3 +247,17 @@ def test_sound_without_device_is_silent(monkeypatch):
     s.play("dice")                                       # no crash
     for name in sound.NAMES:
         assert len(sound.synth(name)) > 0
+
+
+def test_enter_in_the_frame_the_dice_land_asks_to_register(app):
+    from client.scenes.game import SoloGameScene
+    game = SoloGameScene(app, seed_text=SEED_TEXT)
+    app.push(game)
+    app.step(1 / 60)
+    for k in (pygame.K_r, pygame.K_RETURN):  # both keys handled in one frame
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step(1 / 60)
+    assert game.state.rolls == 1
+    assert game.input.pending is not None  # "Register?" (or "Scratch?") shown on the box
+    key(app, pygame.K_RETURN)
+    assert game.state.sheets[0].filled_count == 1

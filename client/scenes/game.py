@@ -233,6 +233,7 @@ class GameScene(Scene):
         elif n in (A.DOWN, A.RIGHT, A.NEXT):
             self.input.move(st, 1)
         elif n == A.CONFIRM:
+            self._select_suggested()  # Enter in the frame the dice land still writes
             if self.my_turn() and self.input.selection:
                 self.click_box(self.input.selection)
             elif self.my_turn() and st.dice is None:
@@ -292,6 +293,11 @@ class GameScene(Scene):
             self._seen_turn = key
             self.input.reset_turn()
             self.dice_view.rolled_at = None
+        self._select_suggested()
+
+    def _select_suggested(self) -> None:
+        """Keep a box selected on my turn once rolled: the advisor's first, else the first allowed."""
+        st = self.state
         if self.my_turn() and st.dice is not None:
             adv = self.advice()
             best = adv.boxes[0].box if adv and adv.boxes else None
