@@ -27,6 +27,7 @@ import msgpack
 
 from core import dice as dice_mod
 from core.game import MAX_SEATS, IllegalMove, Seat, apply, standings
+from core.log import MAGIC as LOG_MAGIC
 from core.match import Match
 from core.rules import RULESETS
 
@@ -378,6 +379,18 @@ class PackedRecords(Sequence):
 
     def __iter__(self):
         return (_unpackb(e) for e in self.encoded)
+
+
+def log_bytes(game_log) -> bytes:
+    """``core.log.GameLog.to_bytes`` of a log with PackedRecords, without decoding and
+    re-encoding every record (they are already in canonical encoding; tests compare)."""
+    records = game_log.records
+    if not isinstance(records, PackedRecords):
+        return game_log.to_bytes()
+    parts = [LOG_MAGIC, _packb(game_log.header), *records.encoded]
+    if game_log.end is not None:
+        parts.append(_packb(game_log.end))
+    return b"".join(parts)
 
 
 def _unpackb(data: bytes) -> dict:
@@ -994,7 +1007,7 @@ class Relay:
         self._stop_timer(table)
         match = table.match
         end = match.finish({"relay": "bonanza-relay", "table": table.code})
-        data = match.log.to_bytes()
+        data = log_bytes(match.log)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         fname = f"{stamp}-{table.mode}-{table.code}.bonanza"
         try:

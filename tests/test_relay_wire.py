@@ -12,7 +12,7 @@ from core.game import Seat, apply
 from core.log import GameLog, move_record
 from core.match import Match
 from relay.framing import pack_frame
-from relay.server import PackedRecords, append_record, move_frame
+from relay.server import PackedRecords, append_record, log_bytes, move_frame
 from relay.testing import connect, running_relay
 
 
@@ -53,7 +53,14 @@ def test_records_and_move_frames_match_core_and_pack_frame():
         seen += 1
     assert seen == 2
     # core's log writer gives the same bytes as with plain record dicts
-    assert m.log.to_bytes() == GameLog(m.log.header, list(expected)).to_bytes()
+    plain = GameLog(m.log.header, list(expected))
+    assert m.log.to_bytes() == plain.to_bytes() == log_bytes(m.log) == log_bytes(plain)
+    m.state = apply(m.state, {"type": "give_up", "seat": m.state.active, "why": "gave_up"})
+    append_record(m.log, {"type": "give_up", "seat": m.state.gave_up[0][0], "why": "gave_up"},
+                  m.state)
+    m.finish({"table": "T"})
+    assert m.state.over and m.log.end is not None
+    assert log_bytes(m.log) == m.log.to_bytes()
 
 
 def test_frames_split_anywhere_and_pipelined():
