@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from functools import lru_cache
 from typing import Sequence
 
 COMMIT_TAG = b"bonanza/commit/v1"
@@ -49,6 +50,29 @@ def daily_key(date_iso: str) -> bytes:
     return hashlib.sha256(DAILY_TAG + date_iso.encode("ascii")).digest()
 
 
+@lru_cache(maxsize=256)
+def _hmac_pads(key: bytes):
+    """HMAC-SHA256's inner and outer hashes with the padded key absorbed (RFC 2104).
+
+    A game derives hundreds of dice from one key; starting each die from these
+    two precomputed states is about three times faster than ``hmac.new``.
+    """
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    return (hashlib.sha256(bytes(b ^ 0x36 for b in key)),
+            hashlib.sha256(bytes(b ^ 0x5C for b in key)))
+
+
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
+    """Exactly ``hmac.digest(key, message, "sha256")``."""
+    inner, outer = _hmac_pads(bytes(key))
+    inner, outer = inner.copy(), outer.copy()
+    inner.update(message)
+    outer.update(inner.digest())
+    return outer.digest()
+
+
 def _uniform(key: bytes, message: bytes, n: int) -> int:
     """A uniform integer in [0, n) by rejection sampling over HMAC output bytes."""
     if not 1 <= n <= 256:
@@ -56,7 +80,7 @@ def _uniform(key: bytes, message: bytes, n: int) -> int:
     limit = 256 - 256 % n  # bytes >= limit are rejected: no modulo bias
     counter = 0
     while True:
-        digest = hmac.new(key, message + struct.pack(">I", counter), hashlib.sha256).digest()
+        digest = hmac_sha256(key, message + struct.pack(">I", counter))
         for b in digest:
             if b < limit:
                 return b % n

@@ -7,8 +7,11 @@ agree on every point.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Sequence
+
+import msgpack
 
 BOXES: tuple[str, ...] = (
     "ones", "twos", "threes", "fours", "fives", "sixes",
@@ -165,6 +168,11 @@ class Sheet:
 
     def to_list(self) -> list:
         return [list(self.scores), self.extra_bonus]
+
+    @cached_property
+    def packed(self) -> bytes:
+        """msgpack of ``to_list()``, cached: a sheet changes once a turn, states hash every move."""
+        return msgpack.packb(self.to_list())
 
 
 def is_joker(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int]) -> bool:

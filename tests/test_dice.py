@@ -78,3 +78,9 @@ def test_contributions_change_the_key():
 def test_reveal_check():
     assert dice.check_reveal(b"x", dice.commitment(b"x"))
     assert not dice.check_reveal(b"y", dice.commitment(b"x"))
+
+
+@given(st.binary(max_size=100), st.binary(max_size=80))
+def test_fast_hmac_is_standard_hmac_sha256(key, message):
+    import hmac
+    assert dice.hmac_sha256(key, message) == hmac.digest(key, message, "sha256")
