@@ -42,19 +42,5 @@ class Auto:
     @staticmethod
     def bot_action(policy: str | None, ruleset: str, sheet: Sheet, dice, rolls_left: int):
         """("hold", mask5) -> roll keeping mask, or ("write", box)."""
-        try:
-            from core.bots import choose
-        except ImportError:
-            choose = None
-        if choose is not None:
-            return choose(policy or "optimal", get_ruleset(ruleset), sheet, dice, rolls_left)
-        # Fallback until core.bots exists: follow the advisor.
-        if dice is None:
-            return ("hold", (False,) * 5)
-        from core.advisor import get_advisor
-        adv = get_advisor(ruleset).advise(sheet, dice, rolls_left)
-        if rolls_left > 0 and adv.holds:
-            best = adv.holds[0]
-            if not all(best.mask) and best.expected > adv.boxes[0].expected + 1e-9:
-                return ("hold", tuple(best.mask))
-        return ("write", adv.boxes[0].box)
+        from core.bots import choose
+        return choose(policy or "casual", get_ruleset(ruleset), sheet, dice, rolls_left)
