@@ -1020,7 +1020,10 @@ class Relay:
             slot = table.slots[0]
             gave = match.state.gave_up[0][1] if match.state.gave_up else None
             self.daily.finish_attempt(table.daily_date, slot.name, match.state.total(0), gave, fname)
+            # The seed is the whole day's dice: whoever saw it could play the date with
+            # foresight.  It stays with the relay until the date is closed (daily_log).
             data = None
+            end = dict(end, reveal=None)
         table.end_msg = {"type": "end", "end": end, "standings": ranking, "log": data, "file": fname}
         table.broadcast(table.end_msg)
         asyncio.get_running_loop().call_later(FINISHED_KEEP, self._purge, table)

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from core import dice as dice_mod
@@ -366,3 +367,25 @@ def test_command_line_prints_port_and_stops_on_sigterm(tmp_path):
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def test_daily_end_withholds_the_seed_until_the_day_is_over():
+    async def main():
+        clock = ManualClock(date="2024-03-01")
+        async with running_relay(clock=clock) as relay:
+            a, b = await connect(relay), await connect(relay)
+            seed = relay.daily.seed("2024-03-01")
+            await a.daily_play("Ana")
+            await a.give_up()
+            await a.wait_until(lambda: a.end is not None)
+            assert a.desync is None
+            assert a.end["log"] is None and a.end["end"]["reveal"] is None
+            # a late resume gets the same end message: the seed stays secret too
+            await b.resume(a.token, 0)
+            await b.wait_until(lambda: b.end is not None)
+            assert b.end["end"]["reveal"] is None and b.desync is None
+            assert seed not in msgpack.packb(a.end) + msgpack.packb(b.end)
+            clock.date = "2024-03-02"
+            data = await b.daily_log("2024-03-01", "Ana")
+            assert verify_bytes(data).ok
+    run(main())
