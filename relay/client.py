@@ -181,7 +181,12 @@ class RelayClient:
 
     def _handle(self, msg: dict) -> None:
         try:
-            self._update(msg)
+            try:
+                self._update(msg)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+                # Escaping here would end the read loop as if the network had failed.
+                self._flag(f"a malformed {str(msg.get('type'))[:40]!r} message from the relay "
+                           f"({type(e).__name__})")
         except Desync as e:
             rid = msg.get("rid")
             fut = self._pending.pop(rid, None) if rid is not None else None

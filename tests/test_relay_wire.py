@@ -95,3 +95,13 @@ def test_frames_split_anywhere_and_pipelined():
             await c.request({"type": "ping"})
             await c.close()
     asyncio.run(main())
+
+
+def test_client_turns_a_malformed_relay_message_into_a_desync():
+    from relay.client import RelayClient
+
+    c = RelayClient()
+    for msg in ({"type": "move"}, {"type": "started", "table": {}, "header": 7},
+                {"type": "joined"}, {"type": "hold", "held": None}):
+        c._handle(msg)            # must not raise out of the read loop
+        assert c.desync and c.events.get_nowait()["type"] == "desync"
