@@ -27,16 +27,21 @@ class DailyScene(Scene):
         self.port = self.field("port", (860, 390, 310, 48), value=str(port), max_len=5, size=20)
         self.button("relay", (710, 484, 460, 58), lambda: self.t("daily.relay.play"), size=23)
         self.button("back", (540, 600, 200, 50), lambda: self.t("common.back"), style="secondary")
+        self._status: str | None = None
+        self._score: int | None = None
         self.focus_id = "play" if self.status() == "available" else "relay"
 
     def status(self) -> str:
-        store = self.app.profile.store
-        if store is None:
-            return "available"
-        try:
-            return store.daily_status(self.date)
-        except Exception:
-            return "available"
+        """Today's offline attempt, read from the store once (draw and the button state ask
+        every frame); ``play`` is the only thing here that changes it."""
+        if self._status is None:
+            store = self.app.profile.store
+            try:
+                self._status = "available" if store is None else store.daily_status(self.date)
+            except Exception:
+                self._status = "available"
+            self._score = self.app.profile.daily_score(self.date) if self._status != "available" else None
+        return self._status
 
     def relay_address(self) -> tuple[str, int] | None:
         """(host, port) from the fields, or None while the port is not a port number."""
@@ -74,6 +79,7 @@ class DailyScene(Scene):
         from ..daily import start_offline_daily
         store = self.app.profile.store
         result = start_offline_daily(store, self.app.profile.name, self.date) if store else None
+        self._status = None
         if result is None or isinstance(result, str):
             self.app.show(self.t("daily.already_played"), "error")
             return
@@ -95,7 +101,7 @@ class DailyScene(Scene):
         if self.status() != "available":
             draw_wrapped(surface, self.t("daily.already_played"), L.rect((96, max(y, 372), 488, 60)),
                          L.font_px(18), theme.PENDING, bold=True, align="center")
-            score = self.app.profile.daily_score(self.date)
+            score = self._score
             if score is not None:
                 draw_text(surface, self.t("daily.your_score", score=score), L.rect((84, 436, 512, 36)),
                           L.font_px(20), theme.INK, bold=True, align="center")

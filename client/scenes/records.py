@@ -102,6 +102,15 @@ class RecordsScene(Scene):
         self.sel = max(0, min(self.sel, len(self.entries) - 1))
         self.top = max(0, min(self.top, max(0, len(self.entries) - VISIBLE)))
         self.keep_visible()
+        # the summary card too: read here, not in draw (which runs every frame)
+        self.bests = {}
+        self.stats = {"games": 0, "average": None, "best": None, "upper_bonus": 0, "bonanzas": 0}
+        if store is not None:
+            try:
+                self.bests = {(rs, mode): store.best(rs, mode) for rs in RULESETS for mode in BOARD_MODES}
+                self.stats = store.stats(self.ruleset())
+            except Exception:
+                pass
 
     def selected(self):
         if 0 <= self.sel < len(self.entries):
@@ -263,7 +272,6 @@ class RecordsScene(Scene):
 
     def draw_summary(self, surface) -> None:
         L = self.layout
-        store = self.store
         card = L.rect((40, 90, 480, 510))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         draw_text(surface, self.t("records.best_scores"), L.rect((64, 104, 432, 36)), L.font_px(23),
@@ -280,12 +288,7 @@ class RecordsScene(Scene):
             draw_text(surface, self.t(f"records.ruleset.{rs}"), L.rect((68, y, 170, 32)), L.font_px(20),
                       theme.INK, bold=True)
             for x, mode in cols:
-                best = None
-                if store is not None:
-                    try:
-                        best = store.best(rs, mode)
-                    except Exception:
-                        best = None
+                best = self.bests.get((rs, mode))
                 draw_text(surface, "–" if best is None else str(best), L.rect((x, y, 116, 32)),
                           L.font_px(22), theme.INK if best is not None else theme.INK_SOFT, bold=True,
                           align="right")
@@ -295,12 +298,7 @@ class RecordsScene(Scene):
         head = (self.t("records.stats_for", ruleset=self.t(f"records.ruleset.{rs}")) if rs
                 else self.t("stats.title"))
         draw_text(surface, head, L.rect((64, 280, 432, 36)), L.font_px(23), theme.INK, bold=True)
-        st = {"games": 0, "average": None, "best": None, "upper_bonus": 0, "bonanzas": 0}
-        if store is not None:
-            try:
-                st = store.stats(rs)
-            except Exception:
-                pass
+        st = self.stats
         rows = (("stats.games_played", str(st["games"])),
                 ("stats.average", format_number(st["average"])),
                 ("stats.best", "–" if st["best"] is None else str(st["best"])),

@@ -48,6 +48,8 @@ class ResultsScene(Scene):
         self.reveal_seed = reveal_seed
         self.commitment = commitment
         self.standings = standings(state)
+        # read once (the game is recorded before this scene exists): draw runs every frame
+        self._personal_best = None if mode == "table" else app.profile.best(state.ruleset.name, mode)
         self.button("again", (250, 628, 250, 56), lambda: self.t("results.play_again"), size=22)
         self.button("verify", (515, 628, 250, 56), lambda: self.t("results.verify"), style="secondary", size=20)
         self.button("menu", (780, 628, 250, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
@@ -77,9 +79,7 @@ class ResultsScene(Scene):
         return self.mode != "table" and bool(getattr(self.record, "new_best", False))
 
     def personal_best(self) -> int | None:
-        if self.mode == "table":
-            return None
-        return self.app.profile.best(self.state.ruleset.name, self.mode)
+        return self._personal_best
 
     def draw_sheet_summary(self, surface) -> None:
         """A solo game: the sheet's sums under the single standings line."""

@@ -16,6 +16,7 @@ class SoloSetupScene(Scene):
         self.button("start", (490, 400, 300, 60), lambda: self.t("solo.start"), size=26)
         self.button("back", (540, 480, 200, 48), lambda: self.t("common.back"), style="secondary")
         self.focus_id = "start"
+        self.best = app.profile.best("bonanza", "solo")   # read once: draw runs every frame
 
     def on_press(self, id):
         if id == "start":
@@ -32,7 +33,7 @@ class SoloSetupScene(Scene):
         L = self.layout
         draw_text(surface, self.t("solo.seed_label"), L.rect((390, 256, 500, 36)), L.font_px(20),
                   theme.TEXT_ON_FELT, bold=True)
-        best = self.app.profile.best("bonanza", "solo")
+        best = self.best
         if best is not None:
             draw_text(surface, self.t("game.personal_best", score=best), L.rect((390, 130, 500, 40)),
                       L.font_px(24), theme.GOLD, bold=True, align="center")
