@@ -98,3 +98,51 @@ def test_lobby_tags_bots_with_their_policy(app):
     assert scene.bot_tag(None) == scene.t("lobby.bot")
     app.push(scene)
     app.step(1 / 60)
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "²", "7 468", "", "-1"])
+def test_a_port_that_is_not_a_port_never_connects_nor_crashes(app, monkeypatch, port):
+    """Join and the daily's relay card keep their button disabled for anything but
+    1-65535 in ASCII digits; Enter on the field does nothing."""
+    import relay.client
+    from client.actions import Action
+    from client.scenes.daily import DailyScene
+    from client.scenes.lobby import JoinScene
+    opened = []
+    monkeypatch.setattr(relay.client, "RelayConnection", lambda *a, **k: opened.append(a))
+    join = JoinScene(app)
+    app.push(join)
+    join.code.value = "ABCDE"
+    join.port.value = port
+    app.step()
+    assert not join.enabled(Action("press", "join"))
+    join.on_submit("code")
+    assert app.scene is join and not opened
+    app.pop()
+    daily = DailyScene(app)
+    app.push(daily)
+    daily.port.value = port
+    app.step()
+    assert not daily.enabled(Action("press", "relay"))
+    daily.on_submit("port")
+    assert app.scene is daily and not opened
+
+
+def test_a_valid_port_joins(app, monkeypatch):
+    import relay.client
+    from client.actions import Action
+    from client.scenes.lobby import JoinScene, port_number
+    assert port_number(" 7468 ") == 7468 and port_number("65535") == 65535
+    opened = []
+
+    class Conn:
+        status, table, seat = "connecting", None, None
+        def __init__(self, *a): opened.append(a)
+        def poll(self): return []
+    monkeypatch.setattr(relay.client, "RelayConnection", Conn)
+    join = JoinScene(app)
+    app.push(join)
+    join.code.value = "abcde"
+    assert join.enabled(Action("press", "join"))
+    join.on_submit("code")
+    assert opened == [("127.0.0.1", 7468)]

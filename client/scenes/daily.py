@@ -12,6 +12,7 @@ from .. import theme
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 from .daily_relay import DEFAULT_HOST, DEFAULT_PORT, last_relay
+from .lobby import port_number
 
 
 class DailyScene(Scene):
@@ -45,10 +46,10 @@ class DailyScene(Scene):
 
     def relay_address(self) -> tuple[str, int] | None:
         """(host, port) from the fields, or None while the port is not a port number."""
-        p = self.port.value.strip()
-        if not p.isdigit() or not 0 < int(p) < 65536:
+        port = port_number(self.port.value)
+        if port is None:
             return None
-        return (self.address.value.strip() or DEFAULT_HOST, int(p))
+        return (self.address.value.strip() or DEFAULT_HOST, port)
 
     def button_enabled(self, id):
         if id == "play":

@@ -22,6 +22,17 @@ BOT_CHOICES = ("casual", "optimal")     # the relay's policies for empty seats (
 ROWS = (("seats", 170), ("turn", 230), ("ruleset", 290), ("bots", 350))   # host setup: (row, y)
 
 
+def port_number(text: str) -> int | None:
+    """A typed TCP port (1-65535), else None.  ``str.isdigit`` is not enough: "²" (a key
+    of its own on AZERTY keyboards) is a digit that ``int`` refuses, and 99999 makes the
+    connection thread die on an OverflowError, leaving "Connecting…" forever."""
+    p = text.strip()
+    if not (p.isascii() and p.isdigit()):
+        return None
+    n = int(p)
+    return n if 0 < n < 65536 else None
+
+
 class _Options(Scene):
     """Rows of ‹ value › choices (keyboard: Up/Down pick a row, Left/Right change it)."""
 
@@ -135,7 +146,7 @@ class JoinScene(_Options):
 
     def button_enabled(self, id):
         if id == "join":
-            return len(self.code.value.strip()) == 5 and self.port.value.strip().isdigit()
+            return len(self.code.value.strip()) == 5 and port_number(self.port.value) is not None
         return True
 
     def on_submit(self, id):
@@ -147,7 +158,9 @@ class JoinScene(_Options):
     def go(self):
         from relay.client import RelayConnection
         host = self.address.value.strip() or "127.0.0.1"
-        port = int(self.port.value.strip())
+        port = port_number(self.port.value)
+        if port is None:
+            return
         conn = RelayConnection(host, port)
         request = {"type": "join", "code": self.code.value.strip().upper(),
                    "name": self.name.value.strip() or self.app.profile.name}
