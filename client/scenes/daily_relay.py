@@ -403,8 +403,8 @@ class DailyRelayGameScene(TableScene):
         draw_text(surface, self.t("daily.date", date=self.date), L.rect((self.cx, 22, self.half, 40)),
                   L.font_px(20), theme.GOLD, bold=True, align="right")
         if self.conn.status != "connected":
-            draw_text(surface, self.t("table.reconnecting"), L.rect((self.cx - self.half, 66, 2 * self.half, 28)),
-                      L.font_px(18), theme.BAD, bold=True)
+            draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
+                      L.rect((self.cx - self.half, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
 
     def draw_footer(self, surface):
         super().draw_footer(surface)

@@ -44,7 +44,7 @@ class TableScene(GameScene):
                 and st.active == self.conn.seat and self.conn.status == "connected")
 
     def can_give_up(self) -> bool:
-        return self.conn.seat is not None and not self.state.has_given_up(self.conn.seat)
+        return self.lost() or (self.conn.seat is not None and not self.state.has_given_up(self.conn.seat))
 
     def seat_labels(self):
         out = []
@@ -83,7 +83,17 @@ class TableScene(GameScene):
     def send_write(self, box: str) -> None:
         self.conn.send({"type": "write", "box": box})
 
+    def lost(self) -> bool:
+        return self.conn.status == "closed" and not self.done
+
     def send_give_up(self) -> None:
+        if self.lost():
+            self.done = True
+            self.conn.close(1.0)
+            if self.relay is not None:
+                self.relay.stop()
+            self.app.to_title()
+            return
         self.conn.send({"type": "leave"})
 
     def after_write(self, before, box, pts) -> None:
@@ -121,6 +131,10 @@ class TableScene(GameScene):
                     self.app.show(self.t("error.connection_lost"), "error")
                 elif st == "connected":
                     self.app.show(self.t("error.reconnected"), "good")
+                elif st == "closed" and not self.done:
+                    # the relay is gone for good (resume refused or timed out): say so; Leave
+                    # (Escape) now goes back to the menu instead of waiting for an answer
+                    self.app.show(self.t("table.disconnected"), "error", 6.0)
             elif kind == "end":
                 self.finish(msg)
                 return
@@ -194,8 +208,8 @@ class TableScene(GameScene):
             draw_text(surface, f"{secs // 60}:{secs % 60:02d}", r.inflate(-L.px(16), 0), L.font_px(26),
                       theme.WHITE, bold=True, align="center")
         if self.conn.status != "connected":
-            draw_text(surface, self.t("table.reconnecting"), L.rect((left, 66, 2 * self.half, 28)), L.font_px(18),
-                      theme.BAD, bold=True)
+            draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
+                      L.rect((left, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
 
     def draw_footer(self, surface):
         L = self.layout

@@ -1,0 +1,91 @@
+"""A relay that disappears mid-game for good (the connection gives up resuming): the
+table says so in the player's language, and Leave / Escape go back to the menu instead
+of sending a leave nobody will answer."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from client import lang
+
+
+@pytest.fixture
+def app(data_dirs):
+    from client.app import App
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
+    a.profile.settings["animation"] = "off"
+    yield a
+    lang.set_language("en")
+    pygame.display.quit()
+
+
+def key(app, k):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step(1 / 60)
+
+
+class LostRelay:
+    """A DemoConnection whose relay goes away: reconnecting, then closed."""
+
+    def __init__(self, seats=2):
+        from client.demo import DemoConnection
+        self.demo = DemoConnection(seats=seats)
+        self.inbox = []
+        self.closed = False
+        self.relay_stopped = False
+
+    def __getattr__(self, name):
+        return getattr(self.demo, name)
+
+    def poll(self):
+        out, self.inbox = self.inbox, []
+        return out
+
+    def go(self, status):
+        self.demo.status = status
+        self.inbox.append({"type": "status", "status": status})
+
+    def close(self, timeout=0):
+        self.closed = True
+
+
+@pytest.mark.parametrize("scene_kind", ["table", "daily"])
+def test_relay_gone_for_good_lets_the_player_leave(app, scene_kind):
+    from client.scenes.daily_relay import DailyRelayGameScene
+    from client.scenes.table import TableScene
+    from client.scenes.title import TitleScene
+    conn = LostRelay()
+    if scene_kind == "table":
+        scene = TableScene(app, conn)
+    else:
+        scene = DailyRelayGameScene(app, conn, "127.0.0.1", 7468, "2024-06-01", "Ana")
+    app.push(scene)
+    app.step()
+    conn.go("reconnecting")
+    app.step()
+    assert app.toast.text == lang.t("error.connection_lost")
+    conn.go("closed")
+    app.step()
+    assert app.toast.text == lang.t("table.disconnected")
+    key(app, pygame.K_ESCAPE)                 # nothing pending: the leave / give-up dialog
+    assert scene.dialog == "give_up"
+    key(app, pygame.K_LEFT)                   # Yes
+    key(app, pygame.K_RETURN)
+    assert isinstance(app.scene, TitleScene)
+    assert conn.closed
+    assert not [m for m in conn.sent if m.get("type") == "leave"]
+
+
+def test_relay_gone_after_giving_up_still_lets_the_player_leave(app):
+    from client.actions import Action
+    from client.scenes.table import TableScene
+    conn = LostRelay(seats=4)
+    conn.demo.match.give_up(0)
+    assert not conn.state.over
+    scene = TableScene(app, conn)
+    app.push(scene)
+    app.step()
+    assert not scene.enabled(Action("press", "give_up"))   # connected, already out
+    conn.go("closed")
+    app.step()
+    assert scene.enabled(Action("press", "give_up"))
