@@ -279,9 +279,8 @@ class GameScene(Scene):
 
     def after_write(self, before, box, pts) -> None:
         rs = self.state.ruleset
-        after_sheet = self.state.sheets[self.my_seat] if not self.state.over or True else None
-        bonus = (after_sheet is not None and (after_sheet.upper_bonus(rs) > before.upper_bonus(rs)
-                 or after_sheet.extra_bonus > before.extra_bonus))
+        after = self.state.sheets[self.my_seat]
+        bonus = after.upper_bonus(rs) > before.upper_bonus(rs) or after.extra_bonus > before.extra_bonus
         self.app.play_sound("bonus" if bonus else ("write" if pts else "scratch"))
 
     # ---------------------------------------------------------- frame
