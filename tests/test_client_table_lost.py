@@ -89,3 +89,30 @@ def test_relay_gone_after_giving_up_still_lets_the_player_leave(app):
     conn.go("closed")
     app.step()
     assert scene.enabled(Action("press", "give_up"))
+
+
+def test_a_still_table_drops_to_the_idle_frame_rate(app):
+    """Nothing moves and the clock is far from its end: not animating (20 fps); a message
+    from the relay or a new second on the clock still redraws."""
+    from client.scenes.table import TableScene
+    conn = LostRelay(seats=4)
+    conn.demo.clock = dict(conn.demo.clock, remaining=50.0)
+    scene = TableScene(app, conn)
+    app.push(scene)
+    app.step(0.01, draw=False)
+    app.draw()
+    assert not scene.animating()
+    assert not app.needs_redraw()
+    app.step(0.01, draw=False)
+    assert not app.needs_redraw()
+    app.step(1.0, draw=False)                                   # 50 s -> 49 s on the clock
+    assert app.needs_redraw()
+    app.draw()
+    conn.demo.held = [True, False, False, False, False]
+    conn.inbox.append({"type": "hold", "seat": 1, "held": conn.demo.held})
+    app.step(0.01, draw=False)                      # another player's hold
+    assert app.needs_redraw()
+    app.draw()
+    conn.demo.clock = dict(conn.demo.clock, remaining=8.0)
+    scene._take_clock(conn.demo.clock)
+    assert scene.animating()                        # the urgent clock pulses

@@ -27,6 +27,7 @@ class TableScene(GameScene):
         super().__init__(app, st.setup.ruleset, len(st.setup.seats))
         self.clock_at = None       # (remaining, app.now when received, seat)
         self._last_beep = None
+        self._shown_secs = None
         self._take_clock(conn.clock)
         self.done = False
 
@@ -110,7 +111,10 @@ class TableScene(GameScene):
         return max(0.0, rem - (self.app.now - at))
 
     def update(self, dt):
-        for msg in self.conn.poll():
+        msgs = self.conn.poll()
+        if msgs:
+            self.app.dirty = True      # a move, a hold, a status: redraw even at the idle rate
+        for msg in msgs:
             kind = msg.get("type")
             if kind == "error":
                 handle_relay_error(self, msg)
@@ -143,6 +147,10 @@ class TableScene(GameScene):
             # others' holds, as announced
             pass
         rem = self.remaining()
+        shown = None if rem is None else math.ceil(rem)
+        if shown != self._shown_secs:      # the clock's figure changed
+            self._shown_secs = shown
+            self.app.dirty = True
         if rem is not None and self.my_turn() and rem <= 5:
             sec = math.ceil(rem)
             if sec != self._last_beep and sec > 0:
@@ -168,7 +176,10 @@ class TableScene(GameScene):
             self.relay.stop()
 
     def animating(self):
-        return True
+        """Full frame rate only while something moves (dice, the urgent clock's pulse);
+        ``update`` marks the frame dirty when the relay says something or the clock ticks."""
+        rem = self.remaining()
+        return super().animating() or (rem is not None and 0 < rem <= URGENT_SECONDS)
 
     def draw_table_top(self, surface):
         if self.ncols == 2:
