@@ -13,9 +13,8 @@ def play_bot_turn(match: Match, policy: str) -> None:
     """Play the active seat's whole turn with ``policy``."""
     from .bots import choose  # the advisor's tables load on first use
 
-    state = match.state
-    seat = state.active
-    while not match.state.over and match.state.active == seat and match.state.seq >= state.seq:
+    seat = match.state.active
+    while True:  # a turn ends with a write; at most three rolls come before it
         st = match.state
         action, arg = choose(policy, st.ruleset, st.sheets[seat], st.dice, st.rolls_left)
         _, refusal = match.roll(arg) if action == "hold" else match.write(arg)
