@@ -540,26 +540,32 @@ class Relay:
             c.flush()
 
     async def _housekeeping(self) -> None:
-        lim = self.limits
         while True:
-            await asyncio.sleep(lim.housekeeping)
-            now = time.monotonic()
-            for c in list(self.conns):
-                if c.closed:
-                    continue
-                if not c.greeted and now - c.opened > lim.hello_timeout:
-                    c.send(error_msg("bad_message", "no hello in time"))
-                    c.close("hello timeout")
-                elif now - c.last_rx > lim.idle_timeout:
-                    c.close("idle", abort=True)
-                elif now - c.last_rx > lim.ping_interval and not c.pinged:
-                    c.pinged = True
-                    c.send({"type": "ping"})
-            for table in list(self.tables.values()):
-                if (table.mode == "daily" and table.started and not table.finished
-                        and table.slots[0].conn is None
-                        and now - table.slots[0].last_seen > DAILY_ABANDON):
-                    self._commit(table, {"type": "give_up", "seat": 0, "why": "away"})
+            await asyncio.sleep(self.limits.housekeeping)
+            try:
+                self._housekeeping_pass()
+            except Exception:  # one bad pass must not end deadlines for every later one
+                log.exception("housekeeping pass failed")
+
+    def _housekeeping_pass(self) -> None:
+        lim = self.limits
+        now = time.monotonic()
+        for c in list(self.conns):
+            if c.closed:
+                continue
+            if not c.greeted and now - c.opened > lim.hello_timeout:
+                c.send(error_msg("bad_message", "no hello in time"))
+                c.close("hello timeout")
+            elif now - c.last_rx > lim.idle_timeout:
+                c.close("idle", abort=True)
+            elif now - c.last_rx > lim.ping_interval and not c.pinged:
+                c.pinged = True
+                c.send({"type": "ping"})
+        for table in list(self.tables.values()):
+            if (table.mode == "daily" and table.started and not table.finished
+                    and table.slots[0].conn is None
+                    and now - table.slots[0].last_seen > DAILY_ABANDON):
+                self._commit(table, {"type": "give_up", "seat": 0, "why": "away"})
 
     # ------------------------------------------------------------ dispatch
     def dispatch(self, conn: Conn, msg: dict) -> None:
