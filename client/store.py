@@ -36,6 +36,8 @@ MODES = ("solo", "table", "daily")
 # ------------------------------------------------------------------ notices
 
 # code -> (i18n key the client shows, English message)
+BUSY_TIMEOUT_MS = 10000   # how long to wait for another window's write before giving up
+
 NOTICE_TEXT = {
     "store.corrupt_moved": (
         "error.db_corrupt",
@@ -49,6 +51,10 @@ NOTICE_TEXT = {
         "store.newer_version",
         "Your saved games file {path} was written by a newer version of Bonanza. It was left "
         "untouched; you can play, but nothing will be saved this session."),
+    "store.busy": (
+        "store.busy",
+        "Your saved games file {path} is in use by another Bonanza window. You can play here, "
+        "but nothing will be saved this session."),
     "store.migrated": (
         "store.migrated",
         "Your saved games were updated to the new format; a copy of the old file is at {backup}."),
@@ -453,9 +459,10 @@ def _connect_file(path: str, notices: list) -> sqlite3.Connection:
     """Open (creating if needed) and migrate; raises _Corrupt, _Newer or sqlite3.Error."""
     if os.path.exists(path) and not os.path.isfile(path):
         raise _Corrupt("not a regular file")
-    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
     try:
-        conn.execute("PRAGMA busy_timeout = 10000")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
             if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
@@ -549,7 +556,13 @@ def _open(directory: str, notices: list[Notice]) -> Store:
     except _Newer as e:
         notices.append(Notice("store.newer_version", {"path": path, "version": e.version}))
         return Store(_memory_conn(), None, directory)
-    except (_Corrupt, sqlite3.Error, OSError) as e:
+    except sqlite3.Error as e:
+        if getattr(e, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            # Another Bonanza holds the file: it is in use, not damaged, so never move it aside.
+            notices.append(Notice("store.busy", {"path": path}))
+            return Store(_memory_conn(), None, directory)
+        reason = _reason(e)
+    except (_Corrupt, OSError) as e:
         reason = _reason(e)
     try:
         moved = _move_aside(path)

@@ -119,3 +119,26 @@ def test_a_folder_in_place_of_the_file_is_moved_aside(tmp_path):
     os.mkdir(os.path.join(str(tmp_path), "bonanza.db"))
     store, notice = reopen(str(tmp_path))
     store.close()
+
+
+def test_a_file_locked_by_another_window_is_in_use_not_damaged(tmp_path, monkeypatch):
+    import client.store as store_mod
+    data = str(tmp_path / "data")
+    fill(data, 2)
+    path = os.path.join(data, "bonanza.db")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA journal_mode = DELETE")  # a rollback journal: an exclusive lock blocks readers
+    other.execute("BEGIN EXCLUSIVE")
+    monkeypatch.setattr(store_mod, "BUSY_TIMEOUT_MS", 100)
+    try:
+        store, notices = open_store(data)
+        assert [n.code for n in notices] == ["store.busy"]
+        assert not store.persistent and notices[0].key == "store.busy"
+        store.close()
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert sorted(os.listdir(data)) == ["bonanza.db"]  # nothing was moved aside
+    store, notices = open_store(data)
+    assert notices == [] and len(store.history()) == 2
+    store.close()
