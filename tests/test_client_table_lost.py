@@ -116,3 +116,15 @@ def test_a_still_table_drops_to_the_idle_frame_rate(app):
     conn.demo.clock = dict(conn.demo.clock, remaining=8.0)
     scene._take_clock(conn.demo.clock)
     assert scene.animating()                        # the urgent clock pulses
+
+
+def test_a_desync_is_told_to_the_player(app):
+    from client.scenes.table import TableScene
+    conn = LostRelay()
+    app.push(TableScene(app, conn))
+    app.step(1 / 60)
+    conn.inbox.append({"type": "desync", "message": "move 7: the state hash does not match"})
+    lang.set_language("nl")
+    app.step(1 / 60)
+    assert app.toast.visible and app.toast.text == lang.t("error.desync")
+    assert "tafel" in app.toast.text

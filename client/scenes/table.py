@@ -139,13 +139,12 @@ class TableScene(GameScene):
                     # the relay is gone for good (resume refused or timed out): say so; Leave
                     # (Escape) now goes back to the menu instead of waiting for an answer
                     self.app.show(self.t("table.disconnected"), "error", 6.0)
+            elif kind == "desync":
+                self.app.show(self.t("error.desync"), "error", 10.0)
             elif kind == "end":
                 self.finish(msg)
                 return
         super().update(dt)
-        if not self.my_turn():
-            # others' holds, as announced
-            pass
         rem = self.remaining()
         shown = None if rem is None else math.ceil(rem)
         if shown != self._shown_secs:      # the clock's figure changed
