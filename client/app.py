@@ -225,6 +225,7 @@ class App:
         clock = self.clock or pygame.time.Clock()
         last_full = 0.0
         fps = theme.FPS_ACTIVE
+        warmed = False
         while self.running:
             ms = clock.tick(fps)
             dt = min(ms / 1000.0, 0.1)
@@ -237,7 +238,11 @@ class App:
                 fps = theme.FPS_ACTIVE
             else:
                 fps = theme.FPS_IDLE
-            if self.sound is None and self.frames > 0:
+            if not warmed and self.frames > 0:
+                # After the first frame, so start-up stays fast: by the time a game
+                # starts, sound is ready and a first-run table build is under way or done.
+                warmed = True
                 self._make_sound()
+                self.advisor_loader("bonanza")
         pygame.quit()
         return 0
