@@ -245,8 +245,6 @@ class LobbyScene(Scene):
                 from .table import TableScene
                 self.app.replace(TableScene(self.app, self.conn, relay=self.relay))
                 return
-            elif kind == "closed":
-                self.app.show(self.t("table.closed"), "error")
 
     def animating(self):
         return True
