@@ -1,6 +1,6 @@
 """Advisor speed: table builds vs the yatzy-solver peer, advice latency, cache load, memory.
 
-    python bench/advisor.py [--skip-peer] [--cold]
+    python bench/advisor.py [--skip-peer] [--cold]   (the peer: pip install -e '.[bench]')
 
 --cold first clears numba's on-disk cache for core/advisor_build.py and times
 the first-compile in a fresh process.  All figures are measured in this run.
