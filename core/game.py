@@ -14,7 +14,7 @@ the reveal; the verifier recomputes them from the key afterwards.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Iterable, Sequence
 
@@ -57,7 +57,7 @@ class Setup:
     @cached_property
     def packed(self) -> bytes:
         """The first three canonical state fields, encoded (see ``GameState.canonical``)."""
-        return b"".join(msgpack.packb(v) for v in (
+        return b"".join(_pack(v) for v in (
             self.ruleset, [[s.name, s.kind, s.policy] for s in self.seats], self.first_seat))
 
     def __post_init__(self) -> None:
@@ -110,7 +110,7 @@ class GameState:
         return MAX_ROLLS - self.rolls
 
     def has_given_up(self, seat: int) -> bool:
-        return any(s == seat for s, _ in self.gave_up)
+        return bool(self.gave_up) and any(s == seat for s, _ in self.gave_up)
 
     def playing(self) -> tuple[int, ...]:
         return tuple(i for i in range(len(self.setup.seats)) if not self.has_given_up(i))
@@ -137,16 +137,23 @@ class GameState:
         Built from cached encodings of the parts that rarely change (setup,
         sheets): the relay hashes every move, so this is on its hot path.
         """
-        h = hashlib.sha256(b"\x9a")  # fixarray of the 10 canonical fields
-        h.update(self.setup.packed)
-        h.update(bytes((0x90 + len(self.sheets),)))
-        for sheet in self.sheets:
-            h.update(sheet.packed)
-        h.update(msgpack.packb([
-            self.active, self.turn, self.rolls,
-            list(self.dice) if self.dice is not None else None,
-            [list(g) for g in self.gave_up], self.seq])[1:])  # without its fixarray byte
-        return h.digest()[:16]
+        sheets = self.sheets
+        dice = self.dice
+        return _sha256(b"".join((
+            _HASH_HEAD,  # fixarray of the 10 canonical fields
+            self.setup.packed,
+            _FIXARRAY[len(sheets)],
+            *[sheet.packed for sheet in sheets],
+            _pack([self.active, self.turn, self.rolls, list(dice) if dice is not None else None,
+                   [list(g) for g in self.gave_up], self.seq])[1:],  # without its fixarray byte
+        ))).digest()[:16]
+
+
+_sha256 = hashlib.sha256
+_pack = msgpack.Packer().pack   # packb's encoding without a Packer per call (for the builtin
+                                # types packed here it never lets go of the GIL mid-pack)
+_HASH_HEAD = b"\x9a"
+_FIXARRAY = [bytes((0x90 + n,)) for n in range(16)]
 
 
 def new_game(setup: Setup) -> GameState:
@@ -160,13 +167,6 @@ def _refuse(code: str, message: str) -> Refusal:
     return Refusal(code, message)
 
 
-def _seat_of(state: GameState, move: Any) -> int | Refusal:
-    seat = move.get("seat") if isinstance(move, dict) else None
-    if type(seat) is not int or not 0 <= seat < len(state.setup.seats):
-        return _refuse("not_seated", "that seat is not at this table")
-    return seat
-
-
 def check(state: GameState, move: Any) -> Refusal | None:
     """None when ``move`` is legal in ``state``, else the reason it is not."""
     if not isinstance(move, dict):
@@ -174,19 +174,20 @@ def check(state: GameState, move: Any) -> Refusal | None:
     kind = move.get("type")
     if kind not in ("roll", "write", "give_up"):
         return _refuse("bad_move", f"unknown move type {kind!r}")
-    seat = _seat_of(state, move)
-    if isinstance(seat, Refusal):
-        return seat
-    if state.over:
+    seat = move.get("seat")
+    if type(seat) is not int or not 0 <= seat < len(state.setup.seats):
+        return _refuse("not_seated", "that seat is not at this table")
+    active = state.active
+    if active is None:
         return _refuse("game_over", "the game is over")
-    if state.has_given_up(seat):
+    if state.gave_up and state.has_given_up(seat):
         return _refuse("seat_gave_up", "this seat has given up")
     if kind == "give_up":
         if move.get("why", "gave_up") not in GIVE_UP_REASONS:
             return _refuse("bad_move", "unknown reason for giving up")
         return None
-    if seat != state.active:
-        return _refuse("not_your_turn", f"it is {state.setup.seats[state.active].name}'s turn")
+    if seat != active:
+        return _refuse("not_your_turn", f"it is {state.setup.seats[active].name}'s turn")
     if kind == "roll":
         return _check_roll(state, move)
     return _check_write(state, move)
@@ -196,20 +197,35 @@ def _check_roll(state: GameState, move: dict) -> Refusal | None:
     if state.rolls >= MAX_ROLLS:
         return _refuse("no_rolls_left", "no rolls left: write the dice into a box")
     hold = move.get("hold")
-    if (not isinstance(hold, (list, tuple)) or len(hold) != NUM_DICE
-            or any(type(h) is not bool for h in hold)):
+    if not isinstance(hold, (list, tuple)) or len(hold) != NUM_DICE or not _bools(hold):
         return _refuse("bad_hold", "hold must be five true/false values")
-    if state.dice is None and any(hold):
+    dice = state.dice
+    if dice is None and True in hold:
         return _refuse("bad_hold", "nothing to hold before the first roll")
-    if all(hold):
+    if False not in hold:
         return _refuse("bad_hold", "all five dice are held: release one to roll")
     new = move.get("dice")
-    if (not isinstance(new, (list, tuple)) or len(new) != NUM_DICE
-            or any(type(d) is not int or not 1 <= d <= 6 for d in new)):
+    if not isinstance(new, (list, tuple)) or len(new) != NUM_DICE or not _faces(new):
         return _refuse("bad_dice", "a roll needs five dice from 1 to 6")
-    if state.dice is not None and any(h and a != b for h, a, b in zip(hold, state.dice, new)):
+    if dice is not None and True in hold and any(h and a != b for h, a, b in zip(hold, dice, new)):
         return _refuse("bad_dice", "a held die changed")
     return None
+
+
+def _bools(values) -> bool:
+    """Every value is a bool (True or False themselves, not 0 or 1)."""
+    for v in values:
+        if v is not True and v is not False:
+            return False
+    return True
+
+
+def _faces(values) -> bool:
+    """Every value is an int from 1 to 6."""
+    for v in values:
+        if type(v) is not int or not 1 <= v <= 6:
+            return False
+    return True
 
 
 def _check_write(state: GameState, move: dict) -> Refusal | None:
@@ -233,6 +249,12 @@ def _next_active(state: GameState, after: int, sheets: Sequence[Sheet],
                  gave_up: tuple) -> int | None:
     """The next seat in seat order that still plays and has a free box."""
     n = len(state.setup.seats)
+    if not gave_up:   # everybody plays
+        for step in range(1, n + 1):
+            seat = (after + step) % n
+            if not sheets[seat].is_complete:
+                return seat
+        return None
     out = {s for s, _ in gave_up}
     playing = [i for i in range(n) if i not in out]
     if not playing or (n > 1 and len(playing) == 1):
@@ -244,6 +266,22 @@ def _next_active(state: GameState, after: int, sheets: Sequence[Sheet],
     return None
 
 
+_new_object = object.__new__
+_set_attr = object.__setattr__
+
+
+def _state(setup: Setup, sheets: tuple, active: int | None, turn: int, rolls: int,
+           dice: tuple | None, gave_up: tuple, seq: int) -> GameState:
+    """``GameState(...)`` without the frozen dataclass's __init__ (a setattr per field):
+    ``apply`` makes one per move.  Every field is given, so the result is equal to the
+    dataclass-built state (tests compare)."""
+    state = _new_object(GameState)
+    _set_attr(state, "__dict__", {"setup": setup, "sheets": sheets, "active": active,
+                                  "turn": turn, "rolls": rolls, "dice": dice,
+                                  "gave_up": gave_up, "seq": seq})
+    return state
+
+
 def apply(state: GameState, move: dict) -> GameState:
     """Fold a move into the state; raises IllegalMove for an illegal one."""
     refusal = check(state, move)
@@ -252,24 +290,26 @@ def apply(state: GameState, move: dict) -> GameState:
     seq = state.seq + 1
     kind = move["type"]
     if kind == "roll":
-        return replace(state, rolls=state.rolls + 1, dice=tuple(move["dice"]), seq=seq)
+        return _state(state.setup, state.sheets, state.active, state.turn, state.rolls + 1,
+                      tuple(move["dice"]), state.gave_up, seq)
     if kind == "write":
         seat = state.active
         sheets = list(state.sheets)
         sheets[seat] = write(state.ruleset, sheets[seat], state.dice, move["box"])
         sheets = tuple(sheets)
-        return replace(state, sheets=sheets, turn=state.turn + 1, rolls=0, dice=None, seq=seq,
-                       active=_next_active(state, seat, sheets, state.gave_up))
+        return _state(state.setup, sheets, _next_active(state, seat, sheets, state.gave_up),
+                      state.turn + 1, 0, None, state.gave_up, seq)
     # give_up
     seat = move["seat"]
     gave_up = state.gave_up + ((seat, move.get("why", "gave_up")),)
     if seat == state.active:
-        return replace(state, gave_up=gave_up, turn=state.turn + 1, rolls=0, dice=None, seq=seq,
-                       active=_next_active(state, seat, state.sheets, gave_up))
+        return _state(state.setup, state.sheets, _next_active(state, seat, state.sheets, gave_up),
+                      state.turn + 1, 0, None, gave_up, seq)
     active = state.active
     if _next_active(state, active, state.sheets, gave_up) is None and len(state.setup.seats) > 1:
         active = None
-    return replace(state, gave_up=gave_up, active=active, seq=seq)
+    return _state(state.setup, state.sheets, active, state.turn, state.rolls, state.dice,
+                  gave_up, seq)
 
 
 def play(state: GameState, move: Any) -> tuple[GameState, Refusal | None]:

@@ -7,7 +7,7 @@ agree on every point.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Sequence
 
@@ -29,6 +29,8 @@ FULL_HOUSE_POINTS = 25
 SMALL_STRAIGHT_POINTS = 30
 LARGE_STRAIGHT_POINTS = 40
 BONANZA_POINTS = 50
+
+_pack = msgpack.Packer().pack     # msgpack.packb's encoding, without a new Packer per call
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ class Sheet:
 
     @property
     def is_complete(self) -> bool:
-        return all(s is not None for s in self.scores)
+        return None not in self.scores
 
     @property
     def upper_sum(self) -> int:
@@ -172,7 +174,7 @@ class Sheet:
     @cached_property
     def packed(self) -> bytes:
         """msgpack of ``to_list()``, cached: a sheet changes once a turn, states hash every move."""
-        return msgpack.packb(self.to_list())
+        return _pack([list(self.scores), self.extra_bonus])
 
 
 def is_joker(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int]) -> bool:
@@ -212,6 +214,11 @@ def extra_bonus_for(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int]) -> int:
 
 def joker_refusal(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int], box: str) -> str | None:
     """Why the joker forbids ``box`` (None when allowed or not a joker)."""
+    if not is_joker(ruleset, sheet, dice):
+        # Every free box is allowed: None for a free or a filled box (KeyError for an
+        # unknown one, as below).
+        sheet.is_free(box)
+        return None
     if box in allowed_boxes(ruleset, sheet, dice) or not sheet.is_free(box):
         return None
     allowed = allowed_boxes(ruleset, sheet, dice)
@@ -221,14 +228,36 @@ def joker_refusal(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int], box: str)
 def write(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int], box: str) -> Sheet:
     """The sheet after writing ``dice`` into ``box``; ValueError if not allowed."""
     check_box(box)
-    if not sheet.is_free(box):
+    i = BOX_INDEX[box]
+    scores = sheet.scores
+    if scores[i] is not None:
         raise ValueError(f"box {box} is already filled")
-    if box not in allowed_boxes(ruleset, sheet, dice):
+    # Computed once for the check, the points and the bonus (allowed_boxes, points and
+    # extra_bonus_for each ask it): outside a joker every free box is allowed.
+    joker = is_joker(ruleset, sheet, dice)
+    if joker and box not in allowed_boxes(ruleset, sheet, dice):
         raise ValueError(joker_refusal(ruleset, sheet, dice, box) or f"box {box} is not allowed")
-    scores = list(sheet.scores)
-    scores[BOX_INDEX[box]] = points(ruleset, sheet, dice, box)
-    return replace(sheet, scores=tuple(scores),
-                   extra_bonus=sheet.extra_bonus + extra_bonus_for(ruleset, sheet, dice))
+    new = list(scores)
+    if joker and box in LOWER_BOXES:
+        new[i] = _joker_lower_score(box, dice)
+    else:
+        new[i] = condition_score(box, dice)
+    extra = sheet.extra_bonus
+    if joker and scores[_BONANZA] == BONANZA_POINTS:
+        extra += ruleset.extra_bonus
+    return _sheet(tuple(new), extra)
+
+
+_BONANZA = BOX_INDEX["bonanza"]
+_new_object = object.__new__
+_set_attr = object.__setattr__
+
+
+def _sheet(scores: tuple, extra_bonus: int) -> Sheet:
+    """``Sheet(scores, extra_bonus)`` for 13 scores, without the dataclass __init__."""
+    sheet = _new_object(Sheet)
+    _set_attr(sheet, "__dict__", {"scores": scores, "extra_bonus": extra_bonus})
+    return sheet
 
 
 def preview(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int]) -> dict[str, int]:

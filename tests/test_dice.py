@@ -84,3 +84,25 @@ def test_reveal_check():
 def test_fast_hmac_is_standard_hmac_sha256(key, message):
     import hmac
     assert dice.hmac_sha256(key, message) == hmac.digest(key, message, "sha256")
+
+
+@given(st.binary(min_size=0, max_size=80), st.integers(0, 2**32 - 1), st.integers(1, 255),
+       st.none() | st.lists(st.integers(1, 6), min_size=5, max_size=5),
+       st.lists(st.booleans(), min_size=5, max_size=5))
+def test_roll_dice_is_die_per_free_position(key, turn, roll, previous, hold):
+    """roll_dice's shortcut (shared HMAC pads, first digest byte) is ``die`` exactly."""
+    want = tuple(previous[p] if previous is not None and hold[p] else dice.die(key, turn, roll, p)
+                 for p in range(5))
+    assert dice.roll_dice(key, turn, roll, previous, hold) == want
+
+
+def test_roll_dice_rejected_first_byte_goes_the_long_way():
+    key = dice.game_key(b"rejection", [])
+    hits = 0
+    for turn in range(400):
+        for p in range(5):
+            msg = dice.DIE_TAG + dice.struct.pack(">IBB", turn, 1, p) + bytes(4)
+            if dice.hmac_sha256(key, msg)[0] >= 252:
+                hits += 1
+                assert dice.roll_dice(key, turn, 1, None, [False] * 5)[p] == dice.die(key, turn, 1, p)
+    assert hits   # the case occurs in this range

@@ -184,3 +184,24 @@ def test_junk_moves_are_refused_never_raise(move):
     state = table(2)
     new, refusal = play(state, move)
     assert (refusal is None) != (new is state)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 4), st.sampled_from(["bonanza", "yacht"]), st.data())
+def test_fast_built_states_and_sheets_equal_dataclass_built_ones(n, ruleset, data):
+    """apply builds states and write builds sheets without the dataclass __init__ and
+    packs with a shared Packer: the results are the dataclass-built values, encoded as
+    msgpack.packb encodes them."""
+    from core.rules import Sheet
+    fields = ("setup", "sheets", "active", "turn", "rolls", "dice", "gave_up", "seq")
+    _, _, states = play_random(data, n, ruleset)
+    for s in states:
+        built = GameState(**{f: getattr(s, f) for f in fields})
+        assert s == built and s.__dict__ == built.__dict__ and repr(s) == repr(built)
+        assert s.state_hash() == built.state_hash()
+        for sheet in s.sheets:
+            plain = Sheet(sheet.scores, sheet.extra_bonus)
+            assert sheet == plain and hash(sheet) == hash(plain)
+            assert sheet.packed == plain.packed == msgpack.packb(sheet.to_list())
+            assert sheet.is_complete == all(v is not None for v in sheet.scores)
+    assert states[0].setup.packed == b"".join(msgpack.packb(v) for v in states[0].canonical()[:3])
