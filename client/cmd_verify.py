@@ -13,7 +13,6 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.verify import verify_file
-    from core.log import setup_from_header
 
     verdict = verify_file(args.file)
     if verdict.ok and args.verbose:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import pygame
 
 from . import actions as A
 from . import fonts, sprites, theme

@@ -6,7 +6,7 @@ import pygame
 
 from core.rules import BOXES, UPPER_BOXES
 from . import actions as A
-from . import fonts, lang, theme
+from . import lang, theme
 from .actions import Action
 from .widgets import draw_text, shadowed_panel
 

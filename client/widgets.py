@@ -6,7 +6,7 @@ fitted pixel size, rendered width, box width), which the overflow test reads.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import pygame

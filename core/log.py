@@ -18,7 +18,7 @@ from typing import Any, Iterator
 import msgpack
 
 from . import dice as dice_mod
-from .game import GameState, Seat, Setup, Standing, standings
+from .game import GameState, Seat, Setup, standings
 
 MAGIC = b"BONANZA-LOG\n"
 FORMAT_VERSION = 1

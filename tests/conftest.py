@@ -48,3 +48,16 @@ def artifacts() -> Path:
     d = ROOT / "test-artifacts"
     d.mkdir(exist_ok=True)
     return d
+
+
+@pytest.fixture
+def app(data_dirs):
+    """A game window on the dummy video driver: no advisor, no sound, no animation."""
+    import pygame
+    from client import lang
+    from client.app import App
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
+    a.profile.settings["animation"] = "off"
+    yield a
+    lang.set_language("en")
+    pygame.display.quit()

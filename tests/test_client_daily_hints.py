@@ -11,16 +11,6 @@ from core.rules import BOXES, Sheet
 from client import i18n, lang, theme, widgets
 
 
-@pytest.fixture
-def app(data_dirs):
-    from client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    lang.set_language("en")
-    pygame.display.quit()
-
-
 def sheet(**filled) -> Sheet:
     return Sheet(tuple(filled.get(b) for b in BOXES))
 

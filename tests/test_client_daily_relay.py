@@ -16,7 +16,6 @@ import pytest
 
 from core.game import allowed
 from client import lang
-from client.actions import Action
 
 DAY1, DAY2, DAY3 = "2024-03-04", "2024-03-05", "2024-03-06"
 

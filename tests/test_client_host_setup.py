@@ -8,15 +8,6 @@ import pygame
 import pytest
 
 
-@pytest.fixture
-def app(data_dirs):
-    from client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    pygame.display.quit()
-
-
 def key(app, k):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
     app.step(1 / 60)

@@ -63,16 +63,6 @@ def find_joker_game(max_seeds=400):
     pytest.fail("no seeded game with a forced joker in the searched seeds")
 
 
-@pytest.fixture
-def app(data_dirs):
-    from client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    lang.set_language("en")
-    pygame.display.quit()
-
-
 def do(app, name, arg=None):
     ok = app.dispatch(Action(name, arg))
     app.step(1 / 60)

@@ -15,16 +15,6 @@ LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 NOTICE_CODES = ("store.corrupt_moved", "store.unwritable", "store.newer_version", "store.migrated")
 
 
-@pytest.fixture
-def app(data_dirs):
-    from client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    lang.set_language("en")
-    pygame.display.quit()
-
-
 def play_out(match, policy="first"):
     """Finish a core Match: roll once, write the first free box (or the best preview)."""
     from core.rules import preview

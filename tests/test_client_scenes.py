@@ -10,19 +10,7 @@ from client import theme
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 
 
-@pytest.fixture
-def app(data_dirs):
-    from client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    from client import lang
-    lang.set_language("en")
-    pygame.display.quit()
-
-
 def finished_solo(app):
-    from client.actions import Action
     from client.scenes.game import SoloGameScene
     g = SoloGameScene(app, seed_text="scenes")
     app.push(g)
@@ -35,7 +23,6 @@ def finished_solo(app):
 
 def populate_records(app):
     """A few finished games in the store (solo runs with times, two dailies), once."""
-    from core.match import Match
     from client.daily import start_offline_daily
     from client.records import finish_and_record, new_solo_match
     store = app.profile.store

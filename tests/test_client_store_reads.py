@@ -2,20 +2,8 @@
 frame: a SQLite query in ``draw`` runs 20-60 times a second."""
 from __future__ import annotations
 
-import pygame
 import pytest
 
-from client import lang
-
-
-@pytest.fixture
-def app(data_dirs):
-    from client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    lang.set_language("en")
-    pygame.display.quit()
 
 
 def _count_queries(store, monkeypatch) -> list:

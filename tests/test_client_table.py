@@ -5,9 +5,7 @@ from __future__ import annotations
 import time
 
 import pygame
-import pytest
 
-from core.rules import BOXES
 
 
 def test_two_clients_play_a_table(data_dirs, artifacts):

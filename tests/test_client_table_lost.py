@@ -9,16 +9,6 @@ import pytest
 from client import lang
 
 
-@pytest.fixture
-def app(data_dirs):
-    from client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    lang.set_language("en")
-    pygame.display.quit()
-
-
 def key(app, k):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
     app.step(1 / 60)

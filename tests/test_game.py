@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from core import dice
 from core.game import (GameState, Seat, Setup, allowed, apply, check, give_up_move, new_game,
                        play, replay, roll_move, standings, write_move)
-from core.rules import BOXES, UPPER_BOXES
+from core.rules import BOXES
 
 KEY = dice.game_key(b"test-game", [])
 

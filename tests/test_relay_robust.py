@@ -12,7 +12,6 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from relay.client import RelayClient, RelayError
 from relay.framing import pack_frame
 from relay.server import Limits
 from relay.testing import ManualClock, connect, play_turn_step, running_relay, settle

@@ -7,7 +7,7 @@ import asyncio
 import struct
 
 from hypothesis import HealthCheck, settings, strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from relay.client import RelayError
 from relay.server import Limits

@@ -1,10 +1,9 @@
 """The scene base class: widgets, keyboard focus, click targets, enabling."""
 from __future__ import annotations
 
-import pygame
 
 from .. import actions as A
-from .. import fonts, lang, theme, sprites
+from .. import lang, theme, sprites
 from ..actions import Action
 from ..widgets import Button, TextField, draw_text
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .. import theme
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
-from .daily_relay import DEFAULT_HOST, DEFAULT_PORT, last_relay
+from .daily_relay import DEFAULT_HOST, last_relay
 from .lobby import port_number
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 
 import pygame
 
 from core.game import Seat
 from core.match import Match
-from core.rules import BOXES, LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
+from core.rules import LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
 from .. import fonts, theme
 from ..actions import Action

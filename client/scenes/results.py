@@ -9,7 +9,7 @@ from core.verify import verify_bytes
 from .. import theme
 from ..widgets import draw_text, shadowed_panel
 from .base import Scene
-from .game import format_time, short_hex
+from .game import format_time
 
 
 def verdict_text(t, verdict) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from .. import actions as A
 from .. import lang, theme
-from ..profile import ANIMATION_SECONDS
 from ..widgets import draw_text
 from .base import Scene
 

@@ -1,9 +1,7 @@
 """The title screen: Solo, Daily challenge, Host, Join, Verify, Records, Rules, Settings, Quit."""
 from __future__ import annotations
 
-import math
 
-import pygame
 
 from .. import sprites, theme
 from ..widgets import draw_text
