@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -30,10 +31,13 @@ class HostedRelay:
     def __init__(self, host: str = "0.0.0.0", port: int = 0, bot_delay: float = 0.6):
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        # The relay's errors go to a file, not a pipe: a pipe nobody drains could
+        # block a long-running relay that logs warnings.
+        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "relay.server", "--host", host, "--port", str(port),
              "--bot-delay", str(bot_delay)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(ROOT))
+            stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env, cwd=str(ROOT))
         self.port: int | None = None
         self.error: str | None = None
         self.ready = threading.Event()
@@ -45,10 +49,20 @@ class HostedRelay:
             if line.startswith("listening on "):
                 self.port = int(line.rsplit(":", 1)[1])
             else:
-                self.error = line or "the relay did not start"
+                self.error = self._last_error() or line or "the relay did not start"
         except (OSError, ValueError) as e:
             self.error = str(e)
         self.ready.set()
+
+    def _last_error(self) -> str:
+        """The relay's one-line ``error: ...`` once it has exited (empty if none)."""
+        try:
+            self.proc.wait(5)
+            self._stderr.seek(0)
+            lines = [ln.strip() for ln in self._stderr.read().splitlines() if ln.strip()]
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            return ""
+        return lines[-1].removeprefix("error: ") if lines else ""
 
     def stop(self) -> None:
         if self.proc.poll() is None:

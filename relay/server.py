@@ -15,6 +15,7 @@ import math
 import os
 import secrets
 import signal
+import sqlite3
 import sys
 import time
 from dataclasses import dataclass
@@ -1127,6 +1128,9 @@ class Relay:
 # ---------------------------------------------------------------- command line
 
 def default_data_dir() -> str:
+    """``$BONANZA_DATA_DIR/relay`` (as the game's own store), else the user data folder's."""
+    if os.environ.get("BONANZA_DATA_DIR"):
+        return os.path.join(os.environ["BONANZA_DATA_DIR"], "relay")
     try:
         import platformdirs
         return os.path.join(platformdirs.user_data_dir("bonanza", appauthor=False), "relay")
@@ -1139,8 +1143,18 @@ async def _serve(args: argparse.Namespace) -> None:
     if args.max_rate:
         limits.rate = limits.burst = args.max_rate
         limits.kill_burst = 4 * args.max_rate
-    relay = Relay(args.data or default_data_dir(), bot_delay=args.bot_delay, limits=limits)
-    port = await relay.start(args.host, args.port)
+    data = args.data or default_data_dir()
+    try:
+        relay = Relay(data, bot_delay=args.bot_delay, limits=limits)
+    except (OSError, sqlite3.Error) as e:
+        raise StartupError(f"cannot use the data folder {data}: {getattr(e, 'strerror', None) or e}"
+                           " (choose another with --data)") from None
+    try:
+        port = await relay.start(args.host, args.port)
+    except OSError as e:
+        await relay.close()
+        raise StartupError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}"
+                           " (is another relay using that port? try --port 0)") from None
     print(f"listening on {args.host}:{port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -1156,7 +1170,7 @@ async def _serve(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="bonanza-relay", description="Run a Bonanza table relay.")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=7468)
+    p.add_argument("--port", type=_port, default=7468, help="TCP port, 0 for any free one")
     p.add_argument("--data", default=None, help="folder for finished logs and the daily database")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a bot waits before each action (default 0.6)")
@@ -1170,7 +1184,24 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_serve(args))
     except KeyboardInterrupt:
         pass
+    except StartupError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return port
+
+
+class StartupError(Exception):
+    """The relay cannot start: a one-line reason for the person who started it."""
 
 
 if __name__ == "__main__":

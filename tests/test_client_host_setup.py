@@ -137,3 +137,16 @@ def test_a_valid_port_joins(app, monkeypatch):
     assert join.enabled(Action("press", "join"))
     join.on_submit("code")
     assert opened == [("127.0.0.1", 7468)]
+
+
+def test_a_relay_that_cannot_start_says_why(app, tmp_path, monkeypatch):
+    from client.scenes import lobby
+    not_a_folder = tmp_path / "a-file"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("BONANZA_DATA_DIR", str(not_a_folder))  # the relay's data folder fails
+    scene = lobby.HostSetupScene(app)
+    app.push(scene)
+    scene.go()
+    assert app.scene is scene  # still on the host setup, not a lobby without a relay
+    assert app.toast.kind == "error"
+    assert app.toast.text.startswith("Could not open the table: cannot use the data folder")

@@ -389,3 +389,26 @@ def test_daily_end_withholds_the_seed_until_the_day_is_over():
             data = await b.daily_log("2024-03-01", "Ana")
             assert verify_bytes(data).ok
     run(main())
+
+
+def test_command_line_start_up_problems_are_one_line_errors(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+
+    def relay(*args):
+        return subprocess.run([sys.executable, "-m", "relay.server", *args], env=env,
+                              capture_output=True, text=True, timeout=30)
+
+    bad_data = relay("--port", "0", "--data", str(a_file / "data"))
+    assert bad_data.returncode == 2 and "Traceback" not in bad_data.stderr
+    assert bad_data.stderr.startswith("error: cannot use the data folder") and "--data" in bad_data.stderr
+    bad_port = relay("--port", "99999", "--data", str(tmp_path))
+    assert bad_port.returncode == 2 and "from 0 to 65535" in bad_port.stderr
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = relay("--port", str(taken.getsockname()[1]), "--data", str(tmp_path))
+    assert busy.returncode == 2 and "Traceback" not in busy.stderr
+    assert busy.stderr.startswith("error: cannot listen on 127.0.0.1:") and "--port 0" in busy.stderr

@@ -106,7 +106,7 @@ class HostSetupScene(_Options):
         relay = HostedRelay()
         if not relay.ready.wait(8) or relay.port is None:
             relay.stop()
-            self.app.show(self.t("error.cannot_connect", host="127.0.0.1", port="?"), "error")
+            self.app.show(self.t("error.host_failed", reason=relay.error or "timeout"), "error", 8.0)
             return
         from relay.client import RelayConnection
         conn = RelayConnection("127.0.0.1", relay.port)
