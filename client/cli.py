@@ -1,8 +1,8 @@
 """The ``bonanza`` command: the game window by default, plus subcommands.
 
 Each subcommand lives in its own ``client.cmd_*`` module exposing
-``add_parser(subparsers)`` and ``run(args) -> int``; modules are imported only
-when their name is present, so ``bonanza verify`` never loads pygame.
+``add_parser(subparsers)`` and ``run(args) -> int``.  Those modules import their
+heavy dependencies inside ``run``, so ``bonanza verify`` never loads pygame.
 """
 from __future__ import annotations
 
@@ -25,14 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bonanza", description="Bonanza, the dice game. With no subcommand the game window opens.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in SUBCOMMANDS.items():
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name == module:
-                continue  # a subcommand not shipped in this build
-            raise
-        mod.add_parser(sub)
+    for module in SUBCOMMANDS.values():
+        importlib.import_module(module).add_parser(sub)
     return parser
 
 

@@ -210,3 +210,14 @@ def test_simulate_then_verify_round_trips(tmp_path, capsys):
     assert "1. " in printed
     assert cli(["verify", str(out)]) == 0
     assert cli(["simulate", "--players", "2", "--seed", "zz", "--out", str(out)]) == 2
+
+
+def test_verify_never_loads_pygame_or_the_advisor(tmp_path, good):
+    path = tmp_path / "game.bonanza"
+    path.write_bytes(good)
+    code = ("import sys; from client.cli import main; rc = main(['verify', sys.argv[1]]); "
+            "assert 'pygame' not in sys.modules and 'numba' not in sys.modules, 'heavy import'; "
+            "sys.exit(rc)")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
