@@ -1131,11 +1131,8 @@ def default_data_dir() -> str:
     """``$BONANZA_DATA_DIR/relay`` (as the game's own store), else the user data folder's."""
     if os.environ.get("BONANZA_DATA_DIR"):
         return os.path.join(os.environ["BONANZA_DATA_DIR"], "relay")
-    try:
-        import platformdirs
-        return os.path.join(platformdirs.user_data_dir("bonanza", appauthor=False), "relay")
-    except ImportError:  # pragma: no cover
-        return os.path.join(os.path.expanduser("~"), ".bonanza", "relay")
+    import platformdirs
+    return os.path.join(platformdirs.user_data_dir("bonanza", appauthor=False), "relay")
 
 
 async def _serve(args: argparse.Namespace) -> None:
