@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import theme
+from .store import DEFAULT_NAME
 
 DEFAULT_SETTINGS = {
     "animation": "normal",      # off | fast | normal
@@ -25,8 +26,8 @@ class Profile:
             p = self.store.profile()
         except Exception as e:  # the game starts whatever happens
             self.notices.append(("error.generic", {"detail": str(e)}))
-            p = {"name": "Player", "language": None, "settings": {}}
-        self.name: str = p.get("name") or "Player"
+            p = {"name": DEFAULT_NAME, "language": None, "settings": {}}
+        self._name: str = p.get("name") or DEFAULT_NAME
         self.language: str | None = p.get("language")
         self.settings = dict(DEFAULT_SETTINGS)
         for k, v in (p.get("settings") or {}).items():
@@ -36,6 +37,18 @@ class Profile:
             self.settings["animation"] = "normal"
         if tuple(self.settings["window_size"]) not in theme.WINDOW_SIZES:
             self.settings["window_size"] = [1280, 720]
+
+    @property
+    def name(self) -> str:
+        """The player's name; until they choose one, "Player" in their language."""
+        if self._name == DEFAULT_NAME:
+            from . import lang
+            return lang.t("game.player")
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = value
 
     def notice_texts(self, t) -> list[str]:
         """Every start-up notice as text in the player's language.
@@ -64,7 +77,7 @@ class Profile:
         if self.store is None:
             return None
         try:
-            self.store.save_profile(name=self.name, language=self.language or "",
+            self.store.save_profile(name=self._name, language=self.language or "",
                                     settings=dict(self.settings))
         except Exception:
             return "error.data_not_writable"

@@ -337,3 +337,13 @@ def test_solo_results_show_new_best_score_time_and_personal_best(app, artifacts)
     app.screenshot(artifacts / "client_results_not_best.png")
     assert lang.t("game.new_best") not in texts
     assert lang.t("game.personal_best", score=high) in texts
+
+
+def test_the_default_name_is_player_in_the_players_language(app):
+    from client import lang
+    assert app.profile.name == "Player"
+    lang.set_language("es")
+    assert app.profile.name == "Jugador"
+    app.profile.name = "Ana"
+    app.profile.save()
+    assert app.profile.name == "Ana" and app.profile.store.profile()["name"] == "Ana"
