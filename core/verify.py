@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import dice as dice_mod
-from .game import GameState, IllegalMove, apply, new_game, standings
+from .game import GameState, apply, check, new_game, standings
 from .log import GameLog, LogError, game_key_from, parse_log, setup_from_header
 
 
@@ -63,17 +63,15 @@ def verify_log(log: GameLog) -> Verdict:
     states = [new_game(setup)]
     for rec in log.records:
         state, move, seq = states[-1], rec.get("move"), rec["seq"]
-        if isinstance(move, dict) and move.get("type") == "roll":
-            hold = move.get("hold")
-            if isinstance(hold, list) and len(hold) == 5:
-                expected = list(dice_mod.roll_dice(key, state.turn, state.rolls + 1,
-                                                   state.dice, [bool(h) for h in hold]))
-                if move.get("dice") != expected:
-                    raise _fail("dice", f"move {seq}: the dice {move.get('dice')} should be {expected}")
-        try:
-            state = apply(state, move)
-        except IllegalMove as e:
-            raise _fail("illegal_move", f"move {seq} is illegal: {e.refusal.message}")
+        refusal = check(state, move)
+        if refusal is not None:
+            raise _fail("illegal_move", f"move {seq} is illegal: {refusal.message}")
+        if move["type"] == "roll":  # legal, so hold is five booleans
+            expected = list(dice_mod.roll_dice(key, state.turn, state.rolls + 1,
+                                               state.dice, move["hold"]))
+            if move["dice"] != expected:
+                raise _fail("dice", f"move {seq}: the dice {move['dice']} should be {expected}")
+        state = apply(state, move)
         if rec.get("state") != state.state_hash():
             raise _fail("state_hash", f"move {seq}: the state hash does not match the replay")
         states.append(state)

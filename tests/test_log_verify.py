@@ -121,7 +121,7 @@ def _contribution(h, r, e):
 
 
 @pytest.mark.parametrize("edit,codes", [
-    (_die, {"dice"}), (_held_die, {"dice", "illegal_move"}), (_box, {"state_hash", "illegal_move"}),
+    (_die, {"dice"}), (_held_die, {"illegal_move"}), (_box, {"state_hash", "illegal_move"}),
     (_seed, {"commitment"}), (_name, {"state_hash"}), (_ruleset, {"state_hash", "illegal_move"}),
     (_first_seat, {"first_seat"}), (_extra, {"illegal_move", "state_hash", "dice"}),
     (_missing, {"illegal_move", "state_hash", "dice"}), (_totals, {"totals"}),
