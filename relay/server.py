@@ -1033,7 +1033,7 @@ class Relay:
             end = dict(end, reveal=None)
         table.end_msg = {"type": "end", "end": end, "standings": ranking, "log": data, "file": fname}
         table.broadcast(table.end_msg)
-        asyncio.get_running_loop().call_later(FINISHED_KEEP, self._purge, table)
+        self.clock.call_later(FINISHED_KEEP, lambda: self._purge(table))
 
     def _purge(self, table: Table) -> None:
         if self.tables.get(table.code) is table:

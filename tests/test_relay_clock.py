@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from relay.server import FINISHED_KEEP
 from relay.testing import ManualClock, connect, running_relay, settle
 
 
@@ -90,7 +91,12 @@ def test_no_announcements_for_bots_and_after_the_end():
             await settle(5)
             clock.advance(60)
             await settle(5)
-            assert clock.pending() == 0
+            assert clock.pending() == 1     # only the finished table's removal is left
             assert _clocks(a) == []
+            code = a.table["code"]
+            assert code in relay.tables     # kept a while for late resumes
+            clock.advance(FINISHED_KEEP)
+            await settle(5)
+            assert clock.pending() == 0 and code not in relay.tables
             await a.close()
     run(main())
