@@ -118,3 +118,18 @@ def test_a_desync_is_told_to_the_player(app):
     app.step(1 / 60)
     assert app.toast.visible and app.toast.text == lang.t("error.desync")
     assert "tafel" in app.toast.text
+
+
+def test_a_waiting_lobby_idles_and_redraws_when_the_relay_speaks(app):
+    from client.scenes.lobby import LobbyScene
+    conn = LostRelay(seats=4)
+    scene = LobbyScene(app, conn, "192.168.1.20", 7468)
+    app.push(scene)
+    app.step(0.01, draw=False)
+    app.draw()
+    assert not scene.animating()
+    app.step(0.01, draw=False)
+    assert not app.needs_redraw()
+    conn.inbox.append({"type": "table", "table": conn.demo.table})
+    app.step(0.01, draw=False)
+    assert app.needs_redraw()

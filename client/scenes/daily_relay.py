@@ -172,7 +172,10 @@ class DailyRelayScene(Scene):
         if not self.asked and self.conn.status == "connected":
             self.asked = True
             self.conn.send({"type": "daily_info", "name": self.name, "rid": "daily_info"})
-        for msg in self.conn.poll():
+        msgs = self.conn.poll()
+        if msgs:
+            self.app.dirty = True   # redraw now; a still lobby otherwise idles at the low frame rate
+        for msg in msgs:
             kind = msg.get("type")
             if kind == "daily_info":
                 self.info = msg
@@ -235,9 +238,6 @@ class DailyRelayScene(Scene):
         if date:
             add_pending(self.app, self.host, self.port, date, self.name)
         self.app.replace(DailyRelayGameScene(self.app, self.conn, self.host, self.port, date, self.name))
-
-    def animating(self):
-        return True
 
     # ---------------------------------------------------------- what the result says
     def my_total(self) -> int | None:

@@ -233,7 +233,10 @@ class LobbyScene(Scene):
         if self.request is not None and self.conn.status == "connected":
             self.conn.send(self.request)
             self.request = None
-        for msg in self.conn.poll():
+        msgs = self.conn.poll()
+        if msgs:
+            self.app.dirty = True   # redraw now; a still lobby otherwise idles at the low frame rate
+        for msg in msgs:
             kind = msg.get("type")
             if kind == "error":
                 handle_relay_error(self, msg)
@@ -245,9 +248,6 @@ class LobbyScene(Scene):
                 from .table import TableScene
                 self.app.replace(TableScene(self.app, self.conn, relay=self.relay))
                 return
-
-    def animating(self):
-        return True
 
     def seats_view(self):
         """(label, kind, connected) per seat, bots planned for the empty ones."""
