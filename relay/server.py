@@ -688,11 +688,7 @@ class Relay:
                       secrets.token_bytes(dice_mod.SEED_BYTES))
         table.bots = bots
         slot = Slot(table, name, "human", contribution)
-        table.slots.append(slot)
-        table.host = slot
-        self.tables[table.code] = table
-        self.tokens[slot.token] = slot
-        self._attach(conn, slot)
+        self._open(conn, table, slot)
         self._joined(conn, table, slot, rid)
 
     def h_join(self, conn: Conn, msg: dict, rid: Any) -> None:
@@ -1035,6 +1031,14 @@ class Relay:
         table.broadcast(table.end_msg)
         self.clock.call_later(FINISHED_KEEP, lambda: self._purge(table))
 
+    def _open(self, conn: Conn, table: Table, slot: "Slot") -> None:
+        """A new table with ``slot`` as its host, seated on ``conn``."""
+        table.slots.append(slot)
+        table.host = slot
+        self.tables[table.code] = table
+        self.tokens[slot.token] = slot
+        self._attach(conn, slot)
+
     def _purge(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
@@ -1096,11 +1100,7 @@ class Relay:
         table = Table(self._new_code(), "daily", "yacht", 1, None, self.daily.seed(today))
         table.daily_date = today
         slot = Slot(table, name, "human", None)
-        table.slots.append(slot)
-        table.host = slot
-        self.tables[table.code] = table
-        self.tokens[slot.token] = slot
-        self._attach(conn, slot)
+        self._open(conn, table, slot)
         # Contributions [None]: the key depends on the day's seed only, so everybody that
         # day gets the same dice, and the log still has one contribution per seat.
         table.match = Match.create("yacht", [Seat(name)], table.seed, mode="daily",
