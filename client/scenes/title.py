@@ -1,7 +1,7 @@
 """The title screen: Solo, Daily challenge, Host, Join, Verify, Records, Rules, Settings, Quit."""
 from __future__ import annotations
 
-
+import importlib
 
 from .. import sprites, theme
 from ..widgets import draw_text
@@ -10,6 +10,18 @@ from .base import Scene
 MENU = (("solo", "menu.solo"), ("daily", "menu.daily"), ("host", "menu.host"),
         ("join", "menu.join"), ("verify", "menu.verify"), ("records", "menu.records"), ("rules", "menu.rules"),
         ("settings", "menu.settings"), ("quit", "menu.quit"))
+
+# menu button -> (module, scene class) it opens
+MENU_SCENES = {
+    "solo": (".solo_setup", "SoloSetupScene"),
+    "daily": (".daily", "DailyScene"),
+    "host": (".lobby", "HostSetupScene"),
+    "join": (".lobby", "JoinScene"),
+    "verify": (".verify", "VerifyScene"),
+    "records": (".records", "RecordsScene"),
+    "rules": (".rules", "RulesScene"),
+    "settings": (".settings", "SettingsScene"),
+}
 
 
 class TitleScene(Scene):
@@ -27,33 +39,13 @@ class TitleScene(Scene):
         self.t_anim += dt
 
     def on_press(self, id):
-        app = self.app
-        if id == "solo":
-            from .solo_setup import SoloSetupScene
-            app.push(SoloSetupScene(app))
-        elif id == "daily":
-            from .daily import DailyScene
-            app.push(DailyScene(app))
-        elif id == "host":
-            from .lobby import HostSetupScene
-            app.push(HostSetupScene(app))
-        elif id == "join":
-            from .lobby import JoinScene
-            app.push(JoinScene(app))
-        elif id == "verify":
-            from .verify import VerifyScene
-            app.push(VerifyScene(app))
-        elif id == "records":
-            from .records import RecordsScene
-            app.push(RecordsScene(app))
-        elif id == "rules":
-            from .rules import RulesScene
-            app.push(RulesScene(app))
-        elif id == "settings":
-            from .settings import SettingsScene
-            app.push(SettingsScene(app))
-        elif id == "quit":
-            app.quit()
+        if id == "quit":
+            self.app.quit()
+        elif id in MENU_SCENES:
+            module, cls = MENU_SCENES[id]
+            # imported on first use, so the title (the first frame) loads no other scene
+            scene = getattr(importlib.import_module(module, __package__), cls)
+            self.app.push(scene(self.app))
 
     def back(self):
         pass  # Escape on the title does not quit by accident
