@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .records import add_data_argument
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("export", help="save a recorded game's replay to a file",
@@ -11,19 +13,14 @@ def add_parser(sub) -> None:
     p.add_argument("game_id", type=int, metavar="GAME_ID",
                    help="the game's id (see `bonanza records --history N`)")
     p.add_argument("out", metavar="OUT", help="the file to write (e.g. run.bonanza)")
-    p.add_argument("--data", default=None, metavar="DIR",
-                   help="data folder (default: $BONANZA_DATA_DIR or the user data folder)")
+    add_data_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from .records import RecordError, export_record, format_duration
-    from .store import open_store
+    from .records import RecordError, cli_store, export_record, format_duration
 
-    store, notices = open_store(args.data)
-    try:
-        for n in notices:
-            print(f"note: {n.message}", file=sys.stderr)
+    with cli_store(args.data) as store:
         try:
             path = export_record(store, args.game_id, args.out)
         except RecordError as e:
@@ -38,5 +35,3 @@ def run(args: argparse.Namespace) -> int:
               f"time {format_duration(g.duration_ms)}{extra}")
         print(f"written to {path}; check it with: bonanza verify {path}")
         return 0
-    finally:
-        store.close()

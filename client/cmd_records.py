@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .records import add_data_argument
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("records", help="show best scores, statistics and personal bests",
@@ -15,51 +17,45 @@ def add_parser(sub) -> None:
     p.add_argument("--limit", type=int, default=10, help="entries on the board (default 10)")
     p.add_argument("--history", type=int, default=0, metavar="N",
                    help="also list the N most recent games")
-    p.add_argument("--data", default=None, metavar="DIR",
-                   help="data folder (default: $BONANZA_DATA_DIR or the user data folder)")
+    add_data_argument(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from .records import format_duration
-    from .store import open_store
+    from .records import cli_store, format_duration
 
-    store, notices = open_store(args.data)
-    try:
-        for n in notices:
-            print(f"note: {n.message}", file=sys.stderr)
-        rulesets = [args.ruleset] if args.ruleset else ["bonanza", "yacht"]
-        total = store.stats()
-        print(f"games played: {total['games']}")
-        for ruleset in rulesets:
-            mode = args.mode or ("daily" if ruleset == "yacht" else "solo")
-            st = store.stats(ruleset=ruleset, mode=mode)
-            best = store.best(ruleset, mode)
-            print()
-            print(f"{ruleset} / {mode}: best {best if best is not None else '-'}")
-            avg = f"{st['average']:.1f}" if st["average"] is not None else "-"
-            print(f"  games {st['games']}, average {avg}, upper bonus reached "
-                  f"{st['upper_bonus']} times, Bonanzas rolled {st['bonanzas']}")
-            board = store.personal_bests(ruleset, mode, max(1, args.limit))
-            if not board:
-                print("  no games yet")
-                continue
-            print(f"  {'#':>3} {'score':>5} {'time':>10}  {'id':>5}  played")
-            for i, g in enumerate(board, 1):
-                seeded = f" seed {g.seed[:16]}" if g.seed else (f" daily {g.date}" if g.date else "")
-                print(f"  {i:>3} {g.score:>5} {format_duration(g.duration_ms):>10}  "
-                      f"{g.id:>5}  {g.played_at}{seeded}")
-        if args.history > 0:
-            print()
-            print("recent games:")
-            for g in store.history(args.history):
-                print(f"  {g.id:>5}  {g.played_at}  {g.mode:<5} {g.ruleset:<7} {g.score:>4}"
-                      f"{'  new best' if g.new_best else ''}")
-        if store.persistent:
-            print(f"\n(data: {store.path}; `bonanza export ID FILE` saves a game's replay)")
-    except Exception as e:   # a damaged store mid-read: a message, not a traceback
-        print(f"error: {getattr(e, 'message', None) or e}", file=sys.stderr)
-        return 1
-    finally:
-        store.close()
+    with cli_store(args.data) as store:
+        try:
+            rulesets = [args.ruleset] if args.ruleset else ["bonanza", "yacht"]
+            total = store.stats()
+            print(f"games played: {total['games']}")
+            for ruleset in rulesets:
+                mode = args.mode or ("daily" if ruleset == "yacht" else "solo")
+                st = store.stats(ruleset=ruleset, mode=mode)
+                best = store.best(ruleset, mode)
+                print()
+                print(f"{ruleset} / {mode}: best {best if best is not None else '-'}")
+                avg = f"{st['average']:.1f}" if st["average"] is not None else "-"
+                print(f"  games {st['games']}, average {avg}, upper bonus reached "
+                      f"{st['upper_bonus']} times, Bonanzas rolled {st['bonanzas']}")
+                board = store.personal_bests(ruleset, mode, max(1, args.limit))
+                if not board:
+                    print("  no games yet")
+                    continue
+                print(f"  {'#':>3} {'score':>5} {'time':>10}  {'id':>5}  played")
+                for i, g in enumerate(board, 1):
+                    seeded = f" seed {g.seed[:16]}" if g.seed else (f" daily {g.date}" if g.date else "")
+                    print(f"  {i:>3} {g.score:>5} {format_duration(g.duration_ms):>10}  "
+                          f"{g.id:>5}  {g.played_at}{seeded}")
+            if args.history > 0:
+                print()
+                print("recent games:")
+                for g in store.history(args.history):
+                    print(f"  {g.id:>5}  {g.played_at}  {g.mode:<5} {g.ruleset:<7} {g.score:>4}"
+                          f"{'  new best' if g.new_best else ''}")
+            if store.persistent:
+                print(f"\n(data: {store.path}; `bonanza export ID FILE` saves a game's replay)")
+        except Exception as e:   # a damaged store mid-read: a message, not a traceback
+            print(f"error: {getattr(e, 'message', None) or e}", file=sys.stderr)
+            return 1
     return 0

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from core.game import Seat
@@ -137,3 +139,24 @@ def import_record(path: str) -> RecordSummary:
     return RecordSummary(s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"],
                          s["seed"], s["date"], s["seeded"], s["moves"], s["upper_bonus"],
                          s["bonanzas"], verdict.detail)
+
+
+# ---------------------------------------------------------------- command line
+
+def add_data_argument(parser) -> None:
+    """``--data DIR`` for the ``bonanza`` subcommands that read the account store."""
+    parser.add_argument("--data", default=None, metavar="DIR",
+                        help="data folder (default: $BONANZA_DATA_DIR or the user data folder)")
+
+
+@contextmanager
+def cli_store(data_dir: str | None):
+    """The account store for a subcommand: its notices go to stderr, and it is closed after."""
+    from .store import open_store
+    store, notices = open_store(data_dir)
+    try:
+        for n in notices:
+            print(f"note: {n.message}", file=sys.stderr)
+        yield store
+    finally:
+        store.close()
