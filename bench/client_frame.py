@@ -50,7 +50,7 @@ def main() -> int:
     app = App((1280, 720), data_dir=data)
     app.step()
     first = time.perf_counter() - T0
-    from client.demo import DemoConnection
+    from tests.doubles import DemoConnection
     from client.scenes.table import TableScene
     app.push(TableScene(app, DemoConnection(seats=4)))
     for _ in range(30):

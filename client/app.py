@@ -5,10 +5,19 @@ loop (frame rate capped, slower when the screen is still).  Tests call
 ``step(dt)`` instead: it handles the pending pygame events once, updates and
 draws the top scene.  Input is dispatched immediately as actions; animations
 never hold it back.
+
+Scenes have a lifecycle: the App calls ``on_enter`` when a scene is pushed (or
+replaces another), ``on_pause``/``on_resume`` when another scene covers it or
+uncovers it, and ``on_exit`` when it leaves the stack by ``pop``, ``replace``,
+``to_title`` or ``close`` (the window's close button, the Quit button, Ctrl-C,
+SIGTERM).  What a scene ``own``s (a relay connection, a hosted relay) is closed
+on its exit unless it was handed to the next scene first, so nothing outlives
+the window.
 """
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 import pygame
@@ -49,6 +58,8 @@ class App:
         self.sound = None
         self.dirty = True
         self.scenes: list = []
+        self._owned: list[list] = []    # [resource, owning scene]: closed on the owner's exit
+        self.closed = False
         pygame.key.set_repeat(350, 40)
         for text in self.profile.notice_texts(lang.t):
             self.toast.show(text, "error", 6.0, queue=True)
@@ -85,27 +96,79 @@ class App:
         return self.scenes[-1] if self.scenes else None
 
     def push(self, scene) -> None:
+        if self.scenes:
+            self.scenes[-1].on_pause()
+        self._enter(scene)
+
+    def _enter(self, scene) -> None:
         self.scenes.append(scene)
+        self.dirty = True
+        scene.on_enter()
+
+    def _exit_top(self) -> None:
+        scene = self.scenes.pop()
+        try:
+            scene.on_exit()
+        finally:
+            self.release(scene)
         self.dirty = True
 
     def pop(self) -> None:
         if len(self.scenes) > 1:
-            self.scenes.pop()
+            self._exit_top()
+            self.scenes[-1].on_resume()
         else:
             self.running = False
         self.dirty = True
 
     def replace(self, scene) -> None:
+        """``scene`` takes the top's place; built before the top exits, so it can take over
+        what the top owns (``Scene.own``)."""
         if self.scenes:
-            self.scenes.pop()
-        self.push(scene)
+            self._exit_top()
+        self._enter(scene)
 
     def to_title(self) -> None:
-        del self.scenes[1:]
+        while len(self.scenes) > 1:
+            self._exit_top()
+        if self.scenes:
+            self.scenes[-1].on_resume()
         self.dirty = True
 
     def quit(self) -> None:
+        """Stop the loop; ``run`` then closes every scene (``close``)."""
         self.running = False
+
+    def close(self) -> None:
+        """Every scene exits, top first, and what they own is closed.  Idempotent."""
+        if self.closed:
+            return
+        self.closed = True
+        self.running = False
+        while self.scenes:
+            try:
+                self._exit_top()
+            except Exception:   # one scene's failing cleanup must not keep a relay alive
+                pass
+        for resource, _ in self._owned:
+            _close(resource)
+        self._owned.clear()
+
+    # ---------------------------------------------------------- ownership
+    def adopt(self, resource, scene) -> None:
+        """``scene`` now owns ``resource`` (taking it over from any earlier owner)."""
+        for entry in self._owned:
+            if entry[0] is resource:
+                entry[1] = scene
+                return
+        self._owned.append([resource, scene])
+
+    def release(self, scene) -> None:
+        """Close what ``scene`` still owns."""
+        mine = [e for e in self._owned if e[1] is scene]
+        self._owned = [e for e in self._owned if e[1] is not scene]
+        for resource, _ in mine:
+            _close(resource)
 
     # ---------------------------------------------------------- services
     def advisor_loader(self, ruleset: str):
@@ -161,7 +224,7 @@ class App:
     def process_event(self, event) -> None:
         et = event.type
         if et == pygame.QUIT:
-            self.running = False
+            self.quit()
             return
         if et == pygame.VIDEORESIZE and not self.fullscreen:
             w = max(theme.MIN_WINDOW[0], event.w)
@@ -222,6 +285,20 @@ class App:
         pygame.image.save(self.screen, str(path))
 
     def run(self) -> int:
+        """The real loop.  However it ends (close button, Quit, Ctrl-C, SIGTERM, an error),
+        every scene exits and what they own is closed before it returns."""
+        previous = _on_sigterm(lambda *_: self.quit())
+        try:
+            self._loop()
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            self.close()
+            _on_sigterm(previous)
+            pygame.quit()
+        return 0
+
+    def _loop(self) -> None:
         clock = self.clock or pygame.time.Clock()
         last_full = 0.0
         fps = theme.FPS_ACTIVE
@@ -244,5 +321,23 @@ class App:
                 warmed = True
                 self._make_sound()
                 self.advisor_loader("bonanza")
-        pygame.quit()
-        return 0
+
+
+def _close(resource) -> None:
+    """Close a relay connection or stop a hosted relay, quickly and without raising."""
+    try:
+        close = getattr(resource, "close")
+        try:
+            close(1.0)
+        except TypeError:
+            close()
+    except Exception:
+        pass
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError, TypeError):   # not the main thread, or no SIGTERM here
+        return None

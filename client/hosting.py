@@ -2,15 +2,21 @@
 read the address it listens on; find this machine's LAN address to show."""
 from __future__ import annotations
 
+import atexit
 import os
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
+import weakref
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# A hosted relay with nobody connected and no game running exits by itself after this
+# long, so it cannot linger when the window that started it is killed.
+IDLE_EXIT_SECONDS = 120
+_running: "weakref.WeakSet[HostedRelay]" = weakref.WeakSet()
 
 
 def lan_address() -> str:
@@ -28,7 +34,8 @@ def lan_address() -> str:
 class HostedRelay:
     """``bonanza-relay`` in its own process; ``port`` is set once it listens."""
 
-    def __init__(self, host: str = "0.0.0.0", port: int = 0, bot_delay: float = 0.6):
+    def __init__(self, host: str = "0.0.0.0", port: int = 0, bot_delay: float = 0.6,
+                 idle_exit: float = IDLE_EXIT_SECONDS):
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         # The relay's errors go to a file, not a pipe: a pipe nobody drains could
@@ -36,11 +43,12 @@ class HostedRelay:
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "relay.server", "--host", host, "--port", str(port),
-             "--bot-delay", str(bot_delay)],
+             "--bot-delay", str(bot_delay), "--idle-exit", str(idle_exit)],
             stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env, cwd=str(ROOT))
         self.port: int | None = None
         self.error: str | None = None
         self.ready = threading.Event()
+        _running.add(self)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -64,10 +72,22 @@ class HostedRelay:
             return ""
         return lines[-1].removeprefix("error: ") if lines else ""
 
+    def close(self) -> None:
+        """Stop the relay (a scene owning it calls this on exit)."""
+        self.stop()
+
     def stop(self) -> None:
+        _running.discard(self)
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(3)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """Whatever way the game's process ends in Python, its relays end with it."""
+    for relay in list(_running):
+        relay.stop()

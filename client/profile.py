@@ -115,11 +115,11 @@ class Profile:
 
     def finish_and_record(self, match, duration_ms: int | None):
         """Close a finished local match's log with its run time (end meta ``duration_ms``)
-        and record it through ``client.records.finish_and_record``."""
+        and record it through ``client.store.records.finish_and_record``."""
         if self.store is None:
             match.finish({} if duration_ms is None else {"duration_ms": max(0, int(duration_ms))})
             return None
-        from .records import finish_and_record
+        from .store.records import finish_and_record
         return self._record(lambda: finish_and_record(self.store, match, duration_ms))
 
     def daily_score(self, date_iso: str) -> int | None:

@@ -293,13 +293,13 @@ def test_get_advisor_is_cached(advisors):
 
 # ------------------------------------------------------------ command line
 def test_cli_expected(advisors, capsys):
-    from client import cmd_advise
+    from client.commands import advise as cmd_advise
     assert cmd_advise.main(["--ruleset", "yacht", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"expected": advisors["yacht"].expected_start()}
 
 
 def test_cli_situation(advisors, capsys):
-    from client import cmd_advise
+    from client.commands import advise as cmd_advise
     rc = cmd_advise.main(["--ruleset", "bonanza", "--filled", "ones,sixes", "--upper", "21",
                           "--dice", "3,3,3,6,6", "--rolls-left", "1", "--json"])
     out = json.loads(capsys.readouterr().out)
@@ -317,14 +317,14 @@ def test_cli_situation(advisors, capsys):
     ["--ruleset", "poker", "--json"],
 ])
 def test_cli_errors(advisors, capsys, argv):
-    from client import cmd_advise
+    from client.commands import advise as cmd_advise
     assert cmd_advise.main(argv) != 0
     err = capsys.readouterr().err
     assert err.startswith("error:")
 
 
 def test_cli_json_lines(advisors, monkeypatch, capsys):
-    from client import cmd_advise
+    from client.commands import advise as cmd_advise
     lines = [
         {"ruleset": "yacht", "filled": [], "upper": 0, "bonanza_50": False,
          "dice": [3, 3, 3, 6, 6], "rolls_left": 0},

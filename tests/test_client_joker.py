@@ -38,7 +38,7 @@ def choose_box(st):
 def find_joker_game(max_seeds=400):
     """(seed_text, turns) where ``turns`` lists per turn the hold masks before each
     reroll and the box written; the last turn ends on a forced joker roll (not written)."""
-    from client.scenes.game import seed_from_text
+    from core.settings import seed_from_text
     for i in range(max_seeds):
         seed_text = f"joker-{i}"
         m = Match.create("bonanza", [Seat("Player")], seed_from_text(seed_text), mode="solo")

@@ -40,7 +40,7 @@ def click(app, design_rect):
 
 
 def expected_match(play_turn):
-    from client.scenes.game import seed_from_text
+    from core.settings import seed_from_text
     m = Match.create("bonanza", [Seat("Player")], seed_from_text(SEED_TEXT), mode="solo")
     while not m.state.over:
         play_turn(m)

@@ -109,7 +109,7 @@ def test_a_damaged_file_shows_a_translated_toast_at_start(data_dirs, monkeypatch
 def test_daily_screen_shows_todays_score_not_the_best_ever(app):
     from client import widgets
     from client.daily import start_offline_daily, today_utc
-    from client.records import finish_and_record
+    from client.store.records import finish_and_record
     from client.scenes.daily import DailyScene
     store = app.profile.store
     today = today_utc()
@@ -150,7 +150,7 @@ def test_solo_game_end_records_the_run_time_in_the_log(app):
 def test_daily_already_recorded_shows_a_toast_in_the_players_language(app):
     from core.match import Match
     from client.daily import start_offline_daily
-    from client.records import finish_and_record
+    from client.store.records import finish_and_record
     from client.scenes.game import SoloGameScene
     store = app.profile.store
     date = "2002-02-02"
@@ -220,7 +220,7 @@ def test_title_menu_has_records_between_verify_and_rules(app):
 
 
 def test_records_by_keyboard_replay_and_export(app):
-    from client.records import default_filename, import_record
+    from client.store.records import default_filename, import_record
     store = populate(app)
     for _ in range(5):
         key(app, pygame.K_DOWN)
@@ -238,7 +238,7 @@ def test_records_by_keyboard_replay_and_export(app):
     board = rec_scene.entries
     assert [r.score for r in board] == sorted((r.score for r in board), reverse=True)
     assert board[0].score == best
-    from client.records import format_duration
+    from client.store.records import format_duration
     assert format_duration(board[0].duration_ms) in texts
     # Down, Enter: the second entry's game opens in the replay scene
     key(app, pygame.K_DOWN)
@@ -290,7 +290,7 @@ def test_records_by_mouse(app):
     assert sc.sel == 3 and app.scene is sc
     click(app, sc.widget("export").rect)
     assert os.path.isfile(os.path.join(store.directory, "exports",
-                                       __import__("client.records", fromlist=["x"]).default_filename(sc.selected())))
+                                       __import__("client.store.records", fromlist=["x"]).default_filename(sc.selected())))
     click(app, row)                                  # a second click replays it
     assert type(app.scene).__name__ == "ReplayScene"
     assert app.scene.verdict.log.to_bytes() == store.game_log(sc.entries[3].id)
@@ -314,7 +314,7 @@ def test_records_with_no_games(app):
 # ------------------------------------------------------------------ 5: the solo results screen
 
 def test_solo_results_show_new_best_score_time_and_personal_best(app, artifacts):
-    from client.records import format_duration
+    from client.store.records import format_duration
     from client.scenes.game import SoloGameScene
     first = drive_solo_scene(app, SoloGameScene(app, seed_text="results-1"), "first")
     low = first.state.sheets[0].total(first.state.ruleset)

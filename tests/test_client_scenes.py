@@ -24,13 +24,13 @@ def finished_solo(app):
 def populate_records(app):
     """A few finished games in the store (solo runs with times, two dailies), once."""
     from client.daily import start_offline_daily
-    from client.records import finish_and_record, new_solo_match
+    from client.store.records import finish_and_record, new_solo_match
     store = app.profile.store
     if getattr(app, "_records_populated", False):
         return
     app._records_populated = True
     for i in range(12):
-        m = new_solo_match("Player", seed=bytes([i + 1]) * 32)
+        m = new_solo_match("Player", seed_text=f"scenes {i}")
         while not m.state.over:
             m.roll([False] * 5)
             m.write(sorted(__import__("core.game", fromlist=["allowed"]).allowed(m.state))[-1])
@@ -45,7 +45,7 @@ def populate_records(app):
 
 def build_scenes(app):
     """(name, factory) of every scene, each factory leaving it on top of the stack."""
-    from client.demo import DemoConnection
+    from tests.doubles import DemoConnection
     from client.scenes import daily, game, lobby, replay, rules, settings, solo_setup, table, title, verify
 
     def push(scene):
@@ -157,7 +157,7 @@ def _drawn_rects(monkeypatch, module):
 @pytest.mark.parametrize("size", [(1280, 720), theme.MIN_WINDOW])
 def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
     """The dice, Roll and "n rolls left" stay inside the wooden table's felt inlay."""
-    from client.demo import DemoConnection
+    from tests.doubles import DemoConnection
     from client.scenes import game, table
     app.apply_window(size)
     sc = table.TableScene(app, DemoConnection(seats=2))
@@ -177,7 +177,7 @@ def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
 
 
 def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
-    from client.demo import DemoConnection
+    from tests.doubles import DemoConnection
     from client.scenes import game, table
     sc = table.TableScene(app, DemoConnection(seats=4))
     app.push(sc)

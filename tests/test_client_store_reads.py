@@ -20,7 +20,7 @@ def _count_queries(store, monkeypatch) -> list:
 
 def _finished_daily(store, date):
     from client.daily import start_offline_daily
-    from client.records import finish_and_record
+    from client.store.records import finish_and_record
     m = start_offline_daily(store, "Player", date)
     while not m.state.over:
         m.roll([False] * 5)
@@ -38,9 +38,9 @@ def test_frames_do_not_query_the_store(app, monkeypatch, which):
     store = app.profile.store
     _finished_daily(store, today_utc())
     if which == "results":
-        from client.records import new_solo_match
-        from client.records import finish_and_record
-        m = new_solo_match("Player", seed=b"\x01" * 32)
+        from client.store.records import new_solo_match
+        from client.store.records import finish_and_record
+        m = new_solo_match("Player", seed_text="01" * 32)
         while not m.state.over:
             m.roll([False] * 5)
             m.write(m.state.sheets[0].free_boxes()[0])

@@ -18,7 +18,7 @@ class LostRelay:
     """A DemoConnection whose relay goes away: reconnecting, then closed."""
 
     def __init__(self, seats=2):
-        from client.demo import DemoConnection
+        from tests.doubles import DemoConnection
         self.demo = DemoConnection(seats=seats)
         self.inbox = []
         self.closed = False

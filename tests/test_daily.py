@@ -8,7 +8,7 @@ import pytest
 from test_store_helpers import play_first_box
 
 from client import daily
-from client.records import finish_and_record
+from client.store.records import finish_and_record
 from client.store import DailyAlreadyPlayed, open_store
 from core.match import Match
 

@@ -6,7 +6,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from client.cli import main as cli
+from client.commands import main as cli
 from core.game import Seat, allowed
 from core.log import GameLog, MAGIC, chain_next, chain_start, pack, parse_log
 from core.match import Match
@@ -195,7 +195,7 @@ def test_cli_verify_exit_codes(tmp_path, good, capsys):
 def test_cli_verify_garbage_prints_one_line_no_traceback(tmp_path):
     path = tmp_path / "junk.bonanza"
     path.write_bytes(MAGIC + b"\xc1\xff\x00garbage")
-    proc = subprocess.run([sys.executable, "-m", "client.cli", "verify", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "client.commands", "verify", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr == "" and proc.stdout.strip().startswith("INVALID:")
@@ -215,7 +215,7 @@ def test_simulate_then_verify_round_trips(tmp_path, capsys):
 def test_verify_never_loads_pygame_or_the_advisor(tmp_path, good):
     path = tmp_path / "game.bonanza"
     path.write_bytes(good)
-    code = ("import sys; from client.cli import main; rc = main(['verify', sys.argv[1]]); "
+    code = ("import sys; from client.commands import main; rc = main(['verify', sys.argv[1]]); "
             "assert 'pygame' not in sys.modules and 'numba' not in sys.modules, 'heavy import'; "
             "sys.exit(rc)")
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,

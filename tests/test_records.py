@@ -9,8 +9,9 @@ import pytest
 
 from test_store_helpers import ROOT, play_first_box, solo_log
 
-from client import cli
-from client.records import (RecordError, export_record, finish_and_record, import_record,
+from client import commands as cli
+from core.settings import SettingError
+from client.store.records import (RecordError, export_record, finish_and_record, import_record,
                             new_solo_match)
 from client.store import open_store
 
@@ -21,21 +22,22 @@ def data(tmp_path):
 
 
 def test_seeded_runs_share_dice_and_are_marked():
-    a, b = new_solo_match("Ana", seed="00ff" * 8), new_solo_match("Bram", seed=bytes.fromhex("00ff" * 8))
+    a, b = new_solo_match("Ana", seed_text="speedrun 1"), new_solo_match("Bram", seed_text=" speedrun 1 ")
     a.roll()
     b.roll()
-    assert a.state.dice == b.state.dice
-    assert a.log.header["meta"] == {"seeded": True}
+    assert a.state.dice == b.state.dice and a.commitment == b.commitment
+    assert a.log.header["meta"] == {"seeded": True, "seed_text": "speedrun 1"}
     c = new_solo_match("Ana")
     assert c.log.header["meta"] == {} and c.log.header["mode"] == "solo"
-    with pytest.raises(ValueError):
-        new_solo_match("Ana", seed="not hex")
+    assert c.commitment != a.commitment
+    with pytest.raises(SettingError):
+        new_solo_match("Ana", seed_text="x" * 65)
 
 
 def test_export_verifies_and_import_summarises(data, tmp_path):
     store, _ = open_store(data)
     try:
-        m = new_solo_match("Ana", seed="ab" * 32)
+        m = new_solo_match("Ana", seed_text="ab" * 32)
         play_first_box(m)
         rec = finish_and_record(store, m, duration_ms=95_123)
         out = str(tmp_path / "run.bonanza")
@@ -48,7 +50,7 @@ def test_export_verifies_and_import_summarises(data, tmp_path):
     assert (s.mode, s.ruleset, s.name, s.score) == ("solo", "bonanza", "Ana", rec.score)
     assert s.duration_ms == 95_123 and s.seed == "ab" * 32 and s.seeded
     # `bonanza verify` on the file, in a fresh process from the checkout
-    r = subprocess.run([sys.executable, "-m", "client.cli", "verify", out], cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "client.commands", "verify", out], cwd=ROOT,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "VALID" in r.stdout and "ab" * 32 in r.stdout

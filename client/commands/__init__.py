@@ -1,6 +1,6 @@
 """The ``bonanza`` command: the game window by default, plus subcommands.
 
-Each subcommand lives in its own ``client.cmd_*`` module exposing
+Each subcommand lives in its own ``client.commands.*`` module exposing
 ``add_parser(subparsers)`` and ``run(args) -> int``.  Those modules import their
 heavy dependencies inside ``run``, so ``bonanza verify`` never loads pygame.
 """
@@ -12,12 +12,12 @@ import sys
 
 # name -> module; order is the order of ``bonanza --help``
 SUBCOMMANDS = {
-    "play": "client.cmd_play",
-    "verify": "client.cmd_verify",
-    "simulate": "client.cmd_simulate",
-    "advise": "client.cmd_advise",
-    "records": "client.cmd_records",
-    "export": "client.cmd_export",
+    "play": "client.commands.play",
+    "verify": "client.commands.verify",
+    "simulate": "client.commands.simulate",
+    "advise": "client.commands.advise",
+    "records": "client.commands.records",
+    "export": "client.commands.export",
 }
 
 
@@ -44,6 +44,3 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .records import add_data_argument
+from ..store.records import add_data_argument
 
 
 def add_parser(sub) -> None:
@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .records import RecordError, cli_store, export_record, format_duration
+    from ..store.records import RecordError, cli_store, export_record, format_duration
 
     with cli_store(args.data) as store:
         try:

@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             print(f"bonanza: --size wants WxH, e.g. 1280x720 (got {args.size!r})")
             return 2
-    from .app import App
+    from ..app import App
     app = App(size, data_dir=getattr(args, "data_dir", None), sound=not getattr(args, "no_sound", False),
               fullscreen=True if getattr(args, "fullscreen", False) else None)
     return app.run()

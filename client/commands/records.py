@@ -4,13 +4,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .records import add_data_argument
+from core.settings import RULESETS
+
+from ..store.records import add_data_argument
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("records", help="show best scores, statistics and personal bests",
                        description=__doc__)
-    p.add_argument("--ruleset", choices=("bonanza", "yacht"), default=None,
+    p.add_argument("--ruleset", choices=RULESETS, default=None,
                    help="only this ruleset (default: both)")
     p.add_argument("--mode", choices=("solo", "daily", "table"), default=None,
                    help="board of this mode (default: solo for bonanza, daily for yacht)")
@@ -22,11 +24,11 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .records import cli_store, format_duration
+    from ..store.records import cli_store, format_duration
 
     with cli_store(args.data) as store:
         try:
-            rulesets = [args.ruleset] if args.ruleset else ["bonanza", "yacht"]
+            rulesets = [args.ruleset] if args.ruleset else list(RULESETS)
             total = store.stats()
             print(f"games played: {total['games']}")
             for ruleset in rulesets:

@@ -5,13 +5,17 @@ import argparse
 import os
 import sys
 
+from core.settings import BOT_POLICIES, DEFAULT_RULESET, RULESETS, SettingError, seed_from_text
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("simulate", help="play a bot game and write its log", description=__doc__)
     p.add_argument("--players", type=int, default=2, help="number of bot seats, 1-4 (default 2)")
-    p.add_argument("--seed", required=True, help="the secret seed, as hex")
+    p.add_argument("--seed", required=True,
+                   help="the seed as typed in the window's solo setup: 64 hex digits are the "
+                        "seed itself, any other text is hashed (the same text, the same dice)")
     p.add_argument("--out", required=True, help="where to write the log")
-    p.add_argument("--ruleset", choices=("bonanza", "yacht"), default="bonanza")
+    p.add_argument("--ruleset", choices=RULESETS, default=DEFAULT_RULESET)
     p.add_argument("--policy", default="optimal", help="bot policy: optimal or casual; "
                    "a comma list gives one per seat")
     p.set_defaults(run=run)
@@ -21,12 +25,9 @@ def run(args: argparse.Namespace) -> int:
     from core.simulate import simulate
 
     try:
-        seed = bytes.fromhex(args.seed)
-    except ValueError:
-        print(f"error: --seed must be hexadecimal, got {args.seed!r}", file=sys.stderr)
-        return 2
-    if not seed:
-        print("error: --seed must not be empty", file=sys.stderr)
+        seed = seed_from_text(args.seed)
+    except SettingError as e:
+        print(f"error: --seed: {e}", file=sys.stderr)
         return 2
     if not 1 <= args.players <= 4:
         print("error: --players must be 1 to 4", file=sys.stderr)
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     policies = args.policy.split(",")
     if len(policies) == 1:
         policies *= args.players
-    if len(policies) != args.players or any(p not in ("optimal", "casual") for p in policies):
+    if len(policies) != args.players or any(p not in BOT_POLICIES for p in policies):
         print("error: --policy takes optimal or casual, once or once per seat", file=sys.stderr)
         return 2
     match = simulate(args.ruleset, policies, seed)

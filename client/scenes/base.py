@@ -17,6 +17,25 @@ class Scene:
         self.focus_id: str | None = None
         self.caret_t = 0.0
 
+    # ---------------------------------------------------------- lifecycle
+    def on_enter(self) -> None:
+        """Pushed onto the stack, or put in another scene's place."""
+
+    def on_exit(self) -> None:
+        """Leaving the stack; what the scene ``own``s is closed right after."""
+
+    def on_pause(self) -> None:
+        """Another scene was pushed over this one."""
+
+    def on_resume(self) -> None:
+        """The scene above was popped; this one is on top again."""
+
+    def own(self, resource):
+        """Close ``resource`` (``close()``) when this scene exits, unless a later scene owns
+        it first: a relay connection or hosted relay handed from the lobby to the table."""
+        self.app.adopt(resource, self)
+        return resource
+
     # ---------------------------------------------------------- helpers
     @property
     def layout(self):

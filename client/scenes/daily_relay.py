@@ -18,13 +18,13 @@ from __future__ import annotations
 import pygame
 
 from core import dice as dice_mod
+from core.settings import DEFAULT_PORT, MAX_NAME
 from .. import theme
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 from .table import TableScene
 
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 7468
 LAST_KEY = "daily_relay_last"
 PENDING_KEY = "daily_relay_pending"
 BOARD_ROWS = 8
@@ -53,7 +53,7 @@ def _save(app, key: str, value) -> None:
 
 
 def last_relay(app) -> tuple[str, int]:
-    """The last relay the daily was played on, else 127.0.0.1:7468."""
+    """The last relay the daily was played on, else 127.0.0.1 on the default port."""
     last = _settings(app).get(LAST_KEY)
     if isinstance(last, dict):
         host, port = last.get("host"), last.get("port")
@@ -112,11 +112,11 @@ class DailyRelayScene(Scene):
                  name: str | None = None):
         super().__init__(app)
         self.host, self.port = host, int(port)
-        self.name = (name or app.profile.name).strip()[:24] or "Player"
+        self.name = (name or app.profile.name).strip()[:MAX_NAME] or app.profile.name
         if conn is None:
             from relay.client import RelayConnection
             conn = RelayConnection(host, self.port)
-        self.conn = conn
+        self.conn = self.own(conn)
         self.result = result
         self.info: dict | None = None
         self.asked = False
@@ -160,7 +160,6 @@ class DailyRelayScene(Scene):
         self.conn.send({"type": "daily_play", "name": self.name, "rid": "daily_play"})
 
     def back(self):
-        self.conn.close(1.0)
         if self.result is None:
             self.app.pop()
         else:

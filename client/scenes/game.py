@@ -7,12 +7,9 @@ through the relay).
 """
 from __future__ import annotations
 
-import hashlib
-import secrets
 
 import pygame
 
-from core.game import Seat
 from core.match import Match
 from core.rules import LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
@@ -20,20 +17,10 @@ from .. import fonts, theme
 from ..actions import Action
 from ..dice_view import DiceView
 from ..sheet_view import SheetView
+from ..store.records import new_solo_match
 from ..turn_input import TurnInput
 from ..widgets import ProgressBar, draw_text, shadowed_panel
 from .base import Scene
-
-
-def seed_from_text(text: str) -> bytes:
-    """A typed seed: 64 hex digits are the seed itself, anything else is hashed."""
-    s = text.strip()
-    if len(s) == 64:
-        try:
-            return bytes.fromhex(s)
-        except ValueError:
-            pass
-    return hashlib.sha256(s.encode()).digest()
 
 
 def short_hex(b: bytes | None, n: int = 24) -> str:
@@ -432,10 +419,8 @@ class SoloGameScene(GameScene):
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
                  mode: str = "solo"):
         if match is None:
-            seeded = bool(seed_text and seed_text.strip())
-            seed = seed_from_text(seed_text) if seeded else secrets.token_bytes(32)
-            match = Match.create("bonanza", [Seat(app.profile.name)], seed, mode="solo",
-                                 settings={}, meta={"client": "bonanza", "seeded": seeded})
+            match = new_solo_match(app.profile.name, seed_text=seed_text,
+                                   meta={"client": "bonanza"})
         self.match = match
         self.mode = mode
         self.seed_text = seed_text

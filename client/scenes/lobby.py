@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import pygame
 
+from core.game import MAX_SEATS
+from core.settings import (BOT_POLICIES, DEFAULT_BOT_POLICY, DEFAULT_PORT, DEFAULT_RULESET,
+                           DEFAULT_TURN_SECONDS, MAX_NAME, MIN_SEATS_TABLE, RULESETS,
+                           TURN_SECONDS)
+
 from .. import actions as A
 from .. import sprites, theme
 from ..widgets import draw_text, shadowed_panel
 from .base import Scene
 
-SEAT_CHOICES = (2, 3, 4)
-TURN_CHOICES = (30, 45, 60, 90)
-RULESETS = ("bonanza", "yacht")
-BOT_CHOICES = ("casual", "optimal")     # the relay's policies for empty seats (create_table "bots")
+SEAT_CHOICES = tuple(range(MIN_SEATS_TABLE, MAX_SEATS + 1))
 
 
 ROWS = (("seats", 170), ("turn", 230), ("ruleset", 290), ("bots", 350))   # host setup: (row, y)
@@ -70,8 +72,9 @@ class HostSetupScene(_Options):
 
     def __init__(self, app):
         super().__init__(app)
-        self.seats, self.turn, self.ruleset, self.bots = 2, 60, "bonanza", "casual"
-        self.name = self.field("name", (640, 110, 460, 50), value=app.profile.name, max_len=24)
+        self.seats, self.turn, self.ruleset, self.bots = (
+            MIN_SEATS_TABLE, DEFAULT_TURN_SECONDS, DEFAULT_RULESET, DEFAULT_BOT_POLICY)
+        self.name = self.field("name", (640, 110, 460, 50), value=app.profile.name, max_len=MAX_NAME)
         for row, y in ROWS:
             self.option_row(row, y)
         self.button("open", (480, 520, 320, 60), lambda: self.t("lobby.open"), size=24)
@@ -91,9 +94,9 @@ class HostSetupScene(_Options):
         if row == "seats":
             self.seats = SEAT_CHOICES[(SEAT_CHOICES.index(self.seats) + step) % len(SEAT_CHOICES)]
         elif row == "turn":
-            self.turn = TURN_CHOICES[(TURN_CHOICES.index(self.turn) + step) % len(TURN_CHOICES)]
+            self.turn = TURN_SECONDS[(TURN_SECONDS.index(self.turn) + step) % len(TURN_SECONDS)]
         elif row == "bots":
-            self.bots = BOT_CHOICES[(BOT_CHOICES.index(self.bots) + step) % len(BOT_CHOICES)]
+            self.bots = BOT_POLICIES[(BOT_POLICIES.index(self.bots) + step) % len(BOT_POLICIES)]
         else:
             self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
 
@@ -136,9 +139,9 @@ class JoinScene(_Options):
 
     def __init__(self, app):
         super().__init__(app)
-        self.name = self.field("name", (560, 130, 440, 50), value=app.profile.name, max_len=24)
+        self.name = self.field("name", (560, 130, 440, 50), value=app.profile.name, max_len=MAX_NAME)
         self.address = self.field("address", (560, 200, 440, 50), value="127.0.0.1", max_len=64)
-        self.port = self.field("port", (560, 270, 440, 50), value="7468", max_len=5)
+        self.port = self.field("port", (560, 270, 440, 50), value=str(DEFAULT_PORT), max_len=5)
         self.code = self.field("code", (560, 340, 440, 50), value="", max_len=5)
         self.button("join", (480, 460, 320, 60), lambda: self.t("lobby.join"), size=24)
         self.button("back", (540, 540, 200, 50), lambda: self.t("common.back"), style="secondary")
@@ -189,10 +192,10 @@ class LobbyScene(Scene):
     def __init__(self, app, conn, address: str, port: int, relay=None, request=None):
         super().__init__(app)
         self.request = request        # create_table / join, sent once connected
-        self.conn = conn
+        self.conn = self.own(conn)
         self.address = address
         self.port = port
-        self.relay = relay
+        self.relay = relay if relay is None else self.own(relay)
         self.button("start", (420, 620, 260, 56), lambda: self.t("lobby.start"), size=24)
         self.button("leave", (700, 620, 260, 56), lambda: self.t("lobby.leave"), style="secondary", size=20)
         self.focus_id = "start"
@@ -223,10 +226,7 @@ class LobbyScene(Scene):
         try:
             self.conn.send({"type": "leave"})
         finally:
-            self.conn.close(1.0)
-            if self.relay is not None:
-                self.relay.stop()
-            self.app.to_title()
+            self.app.to_title()    # on exit the connection closes and a hosted relay stops
 
     def update(self, dt):
         super().update(dt)
@@ -266,11 +266,11 @@ class LobbyScene(Scene):
         """The policy the relay will give the k-th bot (TableInfo ``bots``)."""
         bots = (self.table or {}).get("bots")
         if isinstance(bots, list):
-            return bots[k] if k < len(bots) else "casual"
+            return bots[k] if k < len(bots) else DEFAULT_BOT_POLICY
         return bots
 
     def bot_tag(self, policy) -> str:
-        return self.t(f"lobby.bot_{policy}") if policy in BOT_CHOICES else self.t("lobby.bot")
+        return self.t(f"lobby.bot_{policy}") if policy in BOT_POLICIES else self.t("lobby.bot")
 
     def draw(self, surface):
         L = self.layout

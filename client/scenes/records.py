@@ -14,13 +14,14 @@ import os
 
 import pygame
 
+from core.settings import RULESETS
+
 from .. import actions as A
 from .. import lang, theme
 from ..actions import Action
 from ..widgets import draw_text, shadowed_panel
 from .base import Scene
 
-RULESETS = ("bonanza", "yacht")
 TABS = ("board:bonanza", "board:yacht", "history")
 BOARD_MODES = ("solo", "daily")
 BOARD_SIZE = 10
@@ -239,7 +240,7 @@ class RecordsScene(Scene):
         rec = self.selected()
         if rec is None:
             return None
-        from ..records import RecordError, default_filename, export_record
+        from ..store.records import RecordError, default_filename, export_record
         folder = self.exports_dir()
         path = os.path.join(folder, default_filename(rec)) if folder else default_filename(rec)
         try:
@@ -336,7 +337,7 @@ class RecordsScene(Scene):
             draw_text(surface, self.t("history.empty"), L.rect((LIST_X, 330, LIST_W, 40)), L.font_px(22),
                       theme.INK_SOFT, align="center")
             return
-        from ..records import format_duration
+        from ..store.records import format_duration
         mouse = self.app.mouse
         for i in range(min(VISIBLE, len(self.entries) - self.top)):
             idx = self.top + i

@@ -71,7 +71,7 @@ class ResultsScene(Scene):
         """The run time as stored in the log (``m:ss.mmm``), else the scene's timer."""
         ms = getattr(self.record, "duration_ms", None)
         if ms is not None:
-            from ..records import format_duration
+            from ..store.records import format_duration
             return format_duration(ms)
         return format_time(self.elapsed or 0.0)
 

@@ -2,6 +2,8 @@
 size, fullscreen and hints.  Left/Right (or the arrow buttons) change a value."""
 from __future__ import annotations
 
+from core.settings import MAX_NAME
+
 from .. import actions as A
 from .. import lang, theme
 from ..widgets import draw_text
@@ -26,7 +28,7 @@ class SettingsScene(Scene):
         for i, row in enumerate(ROWS):
             y = Y0 + i * STEP
             if row == "name":
-                self.name_field = self.field("name", (640, y, 400, 50), value=p.name, max_len=32)
+                self.name_field = self.field("name", (640, y, 400, 50), value=p.name, max_len=MAX_NAME)
                 continue
             self.button(f"dec:{row}", (640, y, 56, 50), "‹", style="secondary", size=28)
             self.button(f"val:{row}", (704, y, 272, 50), lambda r=row: self.value_text(r), style="ghost", size=21)

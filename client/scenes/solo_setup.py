@@ -1,6 +1,8 @@
 """Before a solo game: start at once (Enter) or type a seed for a seeded run."""
 from __future__ import annotations
 
+from core.settings import SEED_TEXT_MAX
+
 from .. import theme
 from ..widgets import draw_text
 from .base import Scene
@@ -12,7 +14,7 @@ class SoloSetupScene(Scene):
     def __init__(self, app):
         super().__init__(app)
         self.seed = self.field("seed", (390, 300, 500, 54), placeholder=lambda: self.t("solo.seed_placeholder"),
-                               max_len=64)
+                               max_len=SEED_TEXT_MAX)
         self.button("start", (490, 400, 300, 60), lambda: self.t("solo.start"), size=26)
         self.button("back", (540, 480, 200, 48), lambda: self.t("common.back"), style="secondary")
         self.focus_id = "start"

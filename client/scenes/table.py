@@ -25,6 +25,9 @@ class TableScene(GameScene):
         self.relay = relay
         st = conn.state
         super().__init__(app, st.setup.ruleset, len(st.setup.seats))
+        self.own(conn)
+        if relay is not None:
+            self.own(relay)
         self.clock_at = None       # (remaining, app.now when received, seat)
         self._last_beep = None
         self._shown_secs = None
@@ -90,10 +93,7 @@ class TableScene(GameScene):
     def send_give_up(self) -> None:
         if self.lost():
             self.done = True
-            self.conn.close(1.0)
-            if self.relay is not None:
-                self.relay.stop()
-            self.app.to_title()
+            self.app.to_title()    # on exit the connection closes and a hosted relay stops
             return
         self.conn.send({"type": "leave"})
 
@@ -170,9 +170,6 @@ class TableScene(GameScene):
         commit = (header or {}).get("dice", {}).get("commit")
         self.app.replace(ResultsScene(self.app, self.state, data, mode="table", my_seat=max(0, self.my_seat),
                                       reveal_seed=seed, commitment=commit))
-        self.conn.close(1.0)
-        if self.relay is not None:
-            self.relay.stop()
 
     def animating(self):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);

@@ -19,17 +19,17 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from core.settings import MAX_NAME
 from core.verify import verify_bytes
 
-from . import store_schema as schema
-from .store_summary import summarize
+from . import schema
+from .summary import summarize
 
 DB_NAME = "bonanza.db"
 ENV_VAR = "BONANZA_DATA_DIR"
 APP_NAME = "bonanza"
 PAGE_SIZE = 16384          # a whole game log fits in one page: salvage can find it
 DEFAULT_NAME = "Player"
-MAX_NAME = 32
 MODES = ("solo", "table", "daily")
 
 
@@ -570,7 +570,7 @@ def _open(directory: str, notices: list[Notice]) -> Store:
         notices.append(Notice("store.unwritable", {"path": directory, "reason": _reason(e)}))
         return Store(_memory_conn(), None, directory)
     store = Store(_connect_file(path, notices), path, directory)
-    from .store_salvage import salvage
+    from .salvage import salvage
     recovered = salvage(moved, store)
     notices.append(Notice("store.corrupt_moved", {"path": moved, "original": path,
                                                   "recovered": recovered, "reason": reason}))

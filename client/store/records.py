@@ -15,12 +15,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from core.game import Seat
+from core.dice import SEED_BYTES
 from core.match import Match
+from core.settings import DEFAULT_RULESET, seed_from_text
 from core.verify import verify_bytes, verify_file
 
-from .store_summary import summarize
+from .summary import summarize
 
-SEED_BYTES = 32
 EXTENSION = ".bonanza"
 
 
@@ -33,26 +34,19 @@ class RecordError(Exception):
         self.message = message
 
 
-def parse_seed(seed: bytes | str | None) -> bytes:
-    """A seed from bytes or hex text; a fresh random one for None."""
-    if seed is None:
-        return secrets.token_bytes(SEED_BYTES)
-    if isinstance(seed, str):
-        try:
-            seed = bytes.fromhex(seed.strip())
-        except ValueError:
-            raise ValueError("a seed is written in hexadecimal (0-9, a-f)") from None
-    seed = bytes(seed)
-    if not 1 <= len(seed) <= 64:
-        raise ValueError("a seed is 1 to 64 bytes")
-    return seed
-
-
-def new_solo_match(name: str, ruleset: str = "bonanza", seed: bytes | str | None = None) -> Match:
-    """A solo game.  With ``seed`` given it is a seeded run (same dice for everyone
-    using that seed; marked ``seeded`` in the log header); otherwise a secret seed."""
-    meta = {"seeded": True} if seed is not None else {}
-    return Match.create(ruleset, [Seat(name)], parse_seed(seed), mode="solo", meta=meta)
+def new_solo_match(name: str, ruleset: str = DEFAULT_RULESET, seed_text: str | None = None,
+                   meta: dict | None = None) -> Match:
+    """A solo game.  With ``seed_text`` (``core.settings.seed_from_text``'s rule, as in
+    ``bonanza simulate``) it is a seeded run: the same dice for everyone typing that
+    seed, marked ``seeded`` in the log header with the text as typed; otherwise a
+    secret seed.  Raises ``core.settings.SettingError`` for an unusable seed."""
+    meta = dict(meta or {})
+    if seed_text is not None and seed_text.strip():
+        seed = seed_from_text(seed_text)
+        meta.update(seeded=True, seed_text=seed_text.strip())
+    else:
+        seed = secrets.token_bytes(SEED_BYTES)
+    return Match.create(ruleset, [Seat(name)], seed, mode="solo", meta=meta)
 
 
 def finish_and_record(store, match: Match, duration_ms: int | None = None, played_at=None):
@@ -152,7 +146,7 @@ def add_data_argument(parser) -> None:
 @contextmanager
 def cli_store(data_dir: str | None):
     """The account store for a subcommand: its notices go to stderr, and it is closed after."""
-    from .store import open_store
+    from . import open_store
     store, notices = open_store(data_dir)
     try:
         for n in notices:

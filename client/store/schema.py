@@ -106,7 +106,7 @@ def _statements(script: str) -> list[str]:
 
 
 def _migrate_1_to_2(conn: sqlite3.Connection, now: str) -> None:
-    from .store_summary import summarize_bytes
+    from .summary import summarize_bytes
 
     for stmt in _statements(SCHEMA_V2_TABLES):
         if stmt.startswith("CREATE TABLE games ") or stmt.startswith("CREATE INDEX"):

@@ -1,0 +1,65 @@
+"""What a game may be started with, and the bounds every part agrees on.
+
+The relay validates against these, the client offers them (it takes the relay's
+offer from ``welcome`` when it has one), and the store and command line use the
+same name length and seed rule.  One fact, one place.
+"""
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+from .rules import RULESETS as _RULESETS
+
+RULESETS: tuple[str, ...] = tuple(_RULESETS)   # in the order menus show them
+DEFAULT_RULESET = "bonanza"
+DAILY_RULESET = "yacht"
+
+TURN_SECONDS: tuple[int, ...] = (30, 45, 60, 90)
+DEFAULT_TURN_SECONDS = 60
+
+BOT_POLICIES: tuple[str, ...] = ("casual", "optimal")   # core.bots policies a host may choose
+DEFAULT_BOT_POLICY = "casual"
+
+MIN_SEATS_TABLE = 2
+MAX_NAME = 24                   # characters in a player's name, after spaces are collapsed
+
+DEFAULT_PORT = 7468             # a relay's TCP port when none is given
+DISCOVERY_PORT = 7469           # UDP: where relays listen for discovery queries
+
+SEED_TEXT_MAX = 64              # characters a typed seed may have
+
+
+class SettingError(ValueError):
+    """A setting outside what a game accepts; the message says what is allowed."""
+
+
+def clean_name(value: object) -> str:
+    """A player's name with runs of white space collapsed; SettingError if unusable."""
+    if not isinstance(value, str):
+        raise SettingError("a name must be text")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise SettingError(f"a name has 1 to {MAX_NAME} printable characters")
+    return name
+
+
+def seed_from_text(text: str) -> bytes:
+    """The one seed rule, in the window, ``bonanza simulate`` and the records.
+
+    Exactly 64 hexadecimal digits are the 32 seed bytes themselves (a seed copied
+    from a log's reveal); any other text is hashed: SHA-256 of its NFC-normalised
+    UTF-8 bytes, leading and trailing spaces removed.  So "speedrun 1" typed in the
+    window and ``--seed "speedrun 1"`` deal the same dice.
+    """
+    if not isinstance(text, str):
+        raise SettingError("a seed is text")
+    s = unicodedata.normalize("NFC", text.strip())
+    if not 1 <= len(s) <= SEED_TEXT_MAX:
+        raise SettingError(f"a seed has 1 to {SEED_TEXT_MAX} characters")
+    if len(s) == 64:
+        try:
+            return bytes.fromhex(s)
+        except ValueError:
+            pass
+    return hashlib.sha256(s.encode("utf-8")).digest()
