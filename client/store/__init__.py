@@ -8,6 +8,7 @@ See docs/accounts.md.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -58,6 +59,25 @@ NOTICE_TEXT = {
     "store.migrated": (
         "store.migrated",
         "Your saved games were updated to the new format; a copy of the old file is at {backup}."),
+    "store.read_only": (
+        "store.read_only",
+        "Your saved games file {path} is read-only. Your games are shown, but nothing new "
+        "will be saved this session. Make the file writable (check its permissions or owner) "
+        "and restart Bonanza."),
+    "store.no_access": (
+        "store.no_access",
+        "Bonanza may not open your saved games file {path} ({reason}). It is not damaged and "
+        "was left untouched. Give your user read and write permission on it and restart "
+        "Bonanza; until then nothing is saved."),
+    "store.damaged_games": (
+        "store.damaged_games",
+        "{damaged} saved game(s) in {path} are damaged and can no longer be replayed. They "
+        "stay in your history, marked as damaged, but no longer count towards your bests "
+        "and statistics."),
+    "store.repaired": (
+        "store.repaired",
+        "{repaired} damaged entry(ies) in your saved games file {path} were repaired from "
+        "the game replays; nothing was lost."),
 }
 
 
@@ -97,6 +117,10 @@ class _Corrupt(Exception):
     pass
 
 
+class _NoAccess(Exception):
+    """The file is there but this user may not open it: not damage, never moved aside."""
+
+
 class _Newer(Exception):
     def __init__(self, version: int):
         super().__init__(f"schema version {version}")
@@ -121,17 +145,23 @@ class GameRecord:
     upper_bonus: bool = False
     bonanzas: int = 0
     moves: int = 0
+    damaged: str | None = None   # why the stored replay is unusable (None: sound)
 
 
 _GAME_COLS = ("id, mode, ruleset, score, duration_ms, seed, date, new_best, previous_best, "
-              "played_at, name, upper_bonus, bonanzas, moves")
+              "played_at, name, upper_bonus, bonanzas, moves, damaged")
+
+# A best is the highest sound game, or a version-1 best whose game was never stored.
+_BEST_SQL = ("SELECT MAX(s) FROM (SELECT MAX(score) AS s FROM games WHERE ruleset = ? AND "
+             "mode = ? AND damaged IS NULL UNION ALL SELECT score FROM bests WHERE "
+             "ruleset = ? AND mode = ? AND game_id IS NULL)")
 
 
 def _game_record(row) -> GameRecord:
     (gid, mode, ruleset, score, duration, seed, date, new_best, prev, played_at, name,
-     upper, bonanzas, moves) = row
+     upper, bonanzas, moves, damaged) = row
     return GameRecord(gid, mode, ruleset, score, duration, seed, date, bool(new_best), prev,
-                      played_at, name, bool(upper), bonanzas, moves)
+                      played_at, name, bool(upper), bonanzas, moves, damaged)
 
 
 def utc_now_iso() -> str:
@@ -239,11 +269,14 @@ class Store:
             blob = schema.settings_json(new["settings"])
             row = c.execute("SELECT id FROM profiles ORDER BY id LIMIT 1").fetchone()
             if row is None:
-                c.execute("INSERT INTO profiles (name, language, settings, created_at) "
-                          "VALUES (?, ?, ?, ?)", (new["name"], new["language"], blob, utc_now_iso()))
+                pid = c.execute("INSERT INTO profiles (name, language, settings, created_at) "
+                                "VALUES (?, ?, ?, ?)",
+                                (new["name"], new["language"], blob, utc_now_iso())).lastrowid
             else:
+                pid = row[0]
                 c.execute("UPDATE profiles SET name = ?, language = ?, settings = ? WHERE id = ?",
-                          (new["name"], new["language"], blob, row[0]))
+                          (new["name"], new["language"], blob, pid))
+            schema.seal(c, "profiles", pid)
         return new
 
     # -------------------------------------------------------------- games
@@ -253,7 +286,18 @@ class Store:
         Recording the same log twice returns the stored record.  A daily game for a
         date whose attempt already produced another game raises ``DailyAlreadyPlayed``.
         """
-        return self._record(log_bytes, played_at, salvage=False)
+        rec = self._record(log_bytes, played_at, salvage=False)
+        self._checkpoint("PASSIVE")
+        return rec
+
+    def _checkpoint(self, how: str) -> None:
+        """Copy the WAL into the main file, so that a finished game never lives only in
+        ``bonanza.db-wal`` (a player or a cleaner deleting it after a crash would lose it)."""
+        with self._lock:
+            try:
+                self._conn.execute(f"PRAGMA wal_checkpoint({how})").fetchall()
+            except sqlite3.Error:
+                pass   # the game is committed already; the next checkpoint catches up
 
     def _record(self, log_bytes: bytes, played_at: Any, salvage: bool) -> GameRecord:
         data = bytes(log_bytes)
@@ -268,6 +312,12 @@ class Store:
             old = c.execute(f"SELECT {_GAME_COLS} FROM games WHERE log_sha256 = ?",
                             (digest,)).fetchone()
             if old is not None:
+                if old[-1] is not None:   # its stored replay was damaged: a sound copy heals it
+                    c.execute("INSERT OR REPLACE INTO game_logs (game_id, log) VALUES (?, ?)",
+                              (old[0], data))
+                    c.execute("UPDATE games SET damaged = NULL WHERE id = ?", (old[0],))
+                    schema.seal(c, "games", old[0])
+                    old = old[:-1] + (None,)
                 return _game_record(old)
             daily = None
             if s["offline_daily"]:
@@ -275,9 +325,7 @@ class Store:
                                   (s["date"],)).fetchone()
                 if daily is not None and daily[0] is not None and not salvage:
                     raise DailyAlreadyPlayed(f"the daily challenge of {s['date']} was already played")
-            prev = c.execute("SELECT score FROM bests WHERE ruleset = ? AND mode = ?",
-                             (s["ruleset"], s["mode"])).fetchone()
-            prev = prev[0] if prev else None
+            prev = c.execute(_BEST_SQL, (s["ruleset"], s["mode"]) * 2).fetchone()[0]
             new_best = prev is None or s["score"] > prev
             cur = c.execute(
                 "INSERT INTO games (mode, ruleset, name, score, duration_ms, seed, date, "
@@ -288,6 +336,7 @@ class Store:
                  prev, played_at, digest))
             gid = cur.lastrowid
             c.execute("INSERT INTO game_logs (game_id, log) VALUES (?, ?)", (gid, data))
+            schema.seal(c, "games", gid)
             if new_best:
                 c.execute("INSERT INTO bests (ruleset, mode, score, game_id) VALUES (?, ?, ?, ?) "
                           "ON CONFLICT (ruleset, mode) DO UPDATE SET score = excluded.score, "
@@ -301,6 +350,7 @@ class Store:
                 elif daily[0] is None:
                     c.execute("UPDATE daily_attempts SET game_id = ?, score = ? WHERE date = ?",
                               (gid, s["score"], s["date"]))
+                schema.seal(c, "daily_attempts", s["date"])
         return GameRecord(gid, s["mode"], s["ruleset"], s["score"], s["duration_ms"], s["seed"],
                           s["date"], new_best, prev, played_at, s["name"], s["upper_bonus"],
                           s["bonanzas"], s["moves"])
@@ -317,9 +367,7 @@ class Store:
         return bytes(rows[0][0])
 
     def best(self, ruleset: str, mode: str = "solo") -> int | None:
-        rows = self._query("SELECT score FROM bests WHERE ruleset = ? AND mode = ?",
-                           (ruleset, mode))
-        return rows[0][0] if rows else None
+        return self._query(_BEST_SQL, (ruleset, mode) * 2)[0][0]
 
     def history(self, limit: int = 50, mode: str | None = None) -> list[GameRecord]:
         where, params = ("WHERE mode = ?", (mode,)) if mode else ("", ())
@@ -328,7 +376,7 @@ class Store:
         return [_game_record(r) for r in rows]
 
     def stats(self, ruleset: str | None = None, mode: str | None = None) -> dict:
-        conds, params = [], []
+        conds, params = ["damaged IS NULL"], []
         if ruleset:
             conds.append("ruleset = ?")
             params.append(ruleset)
@@ -344,7 +392,7 @@ class Store:
 
     def personal_bests(self, ruleset: str, mode: str = "solo", limit: int = 10) -> list[GameRecord]:
         rows = self._query(
-            f"SELECT {_GAME_COLS} FROM games WHERE ruleset = ? AND mode = ? "
+            f"SELECT {_GAME_COLS} FROM games WHERE ruleset = ? AND mode = ? AND damaged IS NULL "
             f"ORDER BY score DESC, duration_ms IS NULL, duration_ms ASC, id ASC LIMIT ?",
             (ruleset, mode, int(limit)))
         return [_game_record(r) for r in rows]
@@ -363,6 +411,8 @@ class Store:
             row = c.execute("SELECT name FROM profiles ORDER BY id LIMIT 1").fetchone()
             cur = c.execute("INSERT OR IGNORE INTO daily_attempts (date, name, started_at) "
                             "VALUES (?, ?, ?)", (date_iso, row[0] if row else None, utc_now_iso()))
+            if cur.rowcount == 1:
+                schema.seal(c, "daily_attempts", date_iso)
             return cur.rowcount == 1
 
     def daily_score(self, date_iso: str) -> int | None:
@@ -378,6 +428,8 @@ class Store:
     # -------------------------------------------------------------- closing
     def close(self) -> None:
         with self._lock:
+            if self.persistent:
+                self._checkpoint("TRUNCATE")
             try:
                 self._conn.close()
             except sqlite3.Error:
@@ -413,6 +465,57 @@ def _probe_writable(directory: str) -> None:
     with open(probe, "wb") as f:
         f.write(b"ok")
     os.remove(probe)
+
+
+# How long a window waits for another one that is opening (or salvaging) the same file.
+LOCK_TIMEOUT_S = 120.0
+LOCK_NAME = DB_NAME + ".lock"
+SALVAGE_MARKER = ".salvage"      # bonanza.db.salvage: JSON, a salvage has begun
+SALVAGE_TEMP = ".salvaging"      # bonanza.db.salvaging: the new file being filled
+
+
+@contextmanager
+def _folder_lock(directory: str, timeout: float | None = None):
+    """Hold the data folder's open lock: one window at a time checks, creates,
+    migrates or salvages the file, so a second window waits instead of seeing a
+    half-made file (and reporting it busy or damaged).  Yields False on timeout.
+    The lock file is never deleted: deleting lock files reopens the race."""
+    timeout = LOCK_TIMEOUT_S if timeout is None else timeout
+    try:
+        fd = os.open(os.path.join(directory, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield True   # no lock file possible (read-only folder): nothing to race over
+        return
+    locked = False
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                _lock_fd(fd)
+                locked = True
+                break
+            except (BlockingIOError, PermissionError):
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.02)
+            except OSError:
+                locked = True   # the file system cannot lock: go on as before the lock existed
+                break
+        yield locked
+    finally:
+        os.close(fd)   # closing the descriptor releases the lock
+
+
+if os.name == "nt":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock_fd(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+else:
+    import fcntl
+
+    def _lock_fd(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def _migrate(conn: sqlite3.Connection, path: str | None, notices: list) -> None:
@@ -452,37 +555,168 @@ def _migrate(conn: sqlite3.Connection, path: str | None, notices: list) -> None:
 
 def _check_tables(conn: sqlite3.Connection) -> None:
     for table in ("profiles", "games", "game_logs", "bests", "daily_attempts"):
-        conn.execute(f"SELECT * FROM {table} LIMIT 0")
+        try:
+            conn.execute(f"SELECT * FROM {table} LIMIT 0")
+        except sqlite3.OperationalError as e:   # a table gone from a damaged schema
+            raise _Corrupt(str(e)) from None
+
+
+def _error_kind(e: sqlite3.Error) -> str:
+    """busy / access / corrupt: only real damage may move the player's file aside."""
+    name = getattr(e, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return "busy"
+    if name.startswith(("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return "access"
+    if name.startswith("SQLITE_READONLY"):
+        return "read_only"
+    if name.startswith(("SQLITE_IOERR", "SQLITE_FULL", "SQLITE_NOLFS", "SQLITE_NOMEM")):
+        return "unwritable"
+    return "corrupt"
+
+
+def _access(path: str) -> bool:
+    """True if the file (and its -wal/-shm) may be written; False if only read.
+    Raises _NoAccess when it may not even be read.  Tried with open(), which asks
+    the operating system itself (os.access ignores ACLs and lies for root)."""
+    try:
+        with open(path, "rb") as f:
+            f.read(1)
+    except PermissionError as e:
+        raise _NoAccess(_reason(e)) from None
+    for p in (path, path + "-wal", path + "-shm"):
+        if not os.path.exists(p):
+            continue
+        try:
+            with open(p, "r+b"):
+                pass
+        except PermissionError:
+            return False
+        except OSError as e:
+            if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                return False
+            raise
+    return True
+
+
+def _precheck(path: str) -> None:
+    """Damage SQLite reads past without complaint: an emptied file, a cut-short file
+    (SQLite pads a short last page with zeros and quick_check may pass)."""
+    size = os.path.getsize(path)
+    if size == 0:
+        raise _Corrupt("the file is empty (0 bytes)")
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if len(head) < 100 or not head.startswith(b"SQLite format 3\x00"):
+        raise _Corrupt("the file does not start like a database")
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page < 512 or page & (page - 1):
+        raise _Corrupt(f"impossible page size {page}")
+    if size % page:
+        raise _Corrupt(f"the file was cut short ({size} bytes is not a whole number of "
+                       f"{page}-byte pages)")
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
 
 
 def _connect_file(path: str, notices: list) -> sqlite3.Connection:
-    """Open (creating if needed) and migrate; raises _Corrupt, _Newer or sqlite3.Error."""
-    if os.path.exists(path) and not os.path.isfile(path):
+    """Open an existing file, migrate it and check every row; raises _Corrupt, _Newer
+    or sqlite3.Error."""
+    if not os.path.isfile(path):
         raise _Corrupt("not a regular file")
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
+    _precheck(path)
+    conn = _connect(path)
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
-            if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-                raise _Corrupt("a database without a Bonanza schema")
-            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        elif version > schema.CURRENT_VERSION:
+            raise _Corrupt("a database without a Bonanza schema")
+        if version > schema.CURRENT_VERSION:
             raise _Newer(version)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise sqlite3.OperationalError(f"cannot use WAL mode ({mode})")
         conn.execute("PRAGMA synchronous = FULL")
-        if version > 0:
-            check = conn.execute("PRAGMA quick_check").fetchall()
-            if check != [("ok",)]:
-                raise _Corrupt("; ".join(str(r[0]) for r in check[:3]))
+        check = conn.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            raise _Corrupt("; ".join(str(r[0]) for r in check[:3]))
         _migrate(conn, path, notices)
         _check_tables(conn)
+        _report_rows(conn, path, notices)
         return conn
     except BaseException:
         conn.close()
+        raise
+
+
+def _report_rows(conn: sqlite3.Connection, path: str | None, notices: list) -> None:
+    from .check import check_rows
+    found = check_rows(conn)
+    if found["damaged"]:
+        notices.append(Notice("store.damaged_games", {"path": path, "damaged": found["damaged"]}))
+    if found["repaired"] or found["other"]:
+        notices.append(Notice("store.repaired", {"path": path, "repaired": found["repaired"],
+                                                 "other": found["other"]}))
+
+
+def _fsync(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass   # directories cannot be fsync'ed everywhere (Windows)
+    finally:
+        os.close(fd)
+
+
+def _remove_db_files(path: str) -> None:
+    for p in (path, path + "-wal", path + "-shm", path + "-journal"):
+        try:
+            os.remove(p)
+        except FileNotFoundError:
+            pass
+
+
+def _close_into_one_file(conn: sqlite3.Connection, path: str) -> None:
+    """Checkpoint and close so that everything is in ``path`` alone, on disk."""
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    conn.close()
+    for p in (path + "-wal", path + "-shm"):
+        if os.path.exists(p) and os.path.getsize(p) and p.endswith("-wal"):
+            raise OSError(f"{p} could not be merged into {path}")
+        try:
+            os.remove(p)
+        except FileNotFoundError:
+            pass
+    _fsync(path)
+
+
+def _create_new(path: str) -> None:
+    """A fresh, empty store at ``path``, made under another name and renamed into place:
+    a crash or a second window never sees a 0-byte or schema-less ``bonanza.db``."""
+    tmp = f"{path}.new-{os.getpid()}"
+    _remove_db_files(tmp)
+    conn = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+        conn.execute("PRAGMA journal_mode = WAL").fetchall()
+        conn.execute("BEGIN IMMEDIATE")
+        schema.create_current(conn)
+        conn.execute("COMMIT")
+        _close_into_one_file(conn, tmp)
+        os.replace(tmp, path)
+        _fsync(os.path.dirname(path))
+    except BaseException:
+        conn.close()
+        _remove_db_files(tmp)
         raise
 
 
@@ -510,21 +744,124 @@ def _memory_conn(copy_from: str | None = None) -> sqlite3.Connection:
     return conn
 
 
-def _move_aside(path: str) -> str:
+def _memory_store(copy_from: str | None, directory: str | None, notices: list) -> Store:
+    conn = _memory_conn(copy_from)
+    if copy_from:
+        try:   # damage in the copy is told too, so the player knows what they see
+            _report_rows(conn, copy_from, notices)
+        except sqlite3.Error:
+            pass
+    return Store(conn, None, directory)
+
+
+def _aside_name(path: str) -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     dest = f"{path}.corrupt-{stamp}"
     n = 1
-    while os.path.exists(dest):
+    while os.path.lexists(dest) or os.path.lexists(dest + "-wal"):
         n += 1
         dest = f"{path}.corrupt-{stamp}-{n}"
-    os.replace(path, dest)
-    for suffix in ("-wal", "-shm"):
-        if os.path.exists(path + suffix):
-            try:
-                os.replace(path + suffix, dest + suffix)
-            except OSError:
-                pass
     return dest
+
+
+def _move_aside(path: str, dest: str) -> None:
+    """Move the damaged file and its -wal/-shm to ``dest``; safe to repeat after a crash
+    (what was moved already is left where it is)."""
+    for suffix in ("", "-wal", "-shm"):
+        src = path + suffix
+        if os.path.lexists(src) and not os.path.lexists(dest + suffix):
+            if suffix == "-shm":
+                os.remove(src)   # only an index of the -wal; rebuilt from it
+            else:
+                os.replace(src, dest + suffix)
+    _fsync(os.path.dirname(path))
+
+
+def _write_json_atomic(path: str, data: dict) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync(os.path.dirname(path))
+
+
+def _read_marker(path: str) -> dict | None:
+    marker = path + SALVAGE_MARKER
+    try:
+        with open(marker, encoding="utf-8") as f:
+            data = json.load(f)
+        if isinstance(data, dict) and isinstance(data.get("moved"), str):
+            return data
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        pass
+    # an unreadable marker: the newest file moved aside is the one being salvaged
+    folder = os.path.dirname(path)
+    moved = sorted((os.path.join(folder, n) for n in os.listdir(folder)
+                    if n.startswith(DB_NAME + ".corrupt-") and not n.endswith(("-wal", "-shm"))),
+                   key=os.path.getmtime)
+    if not moved:
+        os.remove(marker)
+        return None
+    return {"moved": moved[-1], "reason": "?"}
+
+
+def _sound(path: str) -> bool:
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return (conn.execute("PRAGMA user_version").fetchone()[0] == schema.CURRENT_VERSION
+                    and conn.execute("PRAGMA quick_check").fetchall() == [("ok",)])
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+def _salvage(path: str, directory: str, notices: list, reason: str | None = None,
+             marker: dict | None = None) -> None:
+    """Move the damaged file aside and fill a new one from it, crash-safe at every step.
+
+    A marker file (``bonanza.db.salvage``) is written before anything moves; the new
+    file is filled under another name (``bonanza.db.salvaging``) and renamed into place
+    only when complete; the marker goes last.  Killed at any point, the next start finds
+    the marker and carries on: the moves are repeated only where they did not happen,
+    and recording a log twice keeps one game, so filling simply runs again."""
+    from .salvage import salvage
+    resumed = marker is not None
+    if marker is None:
+        marker = {"moved": _aside_name(path), "reason": reason, "started_at": utc_now_iso()}
+        _write_json_atomic(path + SALVAGE_MARKER, marker)
+    moved, reason = marker["moved"], marker.get("reason") or "?"
+    temp = path + SALVAGE_TEMP
+    finished = (os.path.lexists(path) and not os.path.exists(temp)
+                and (os.path.lexists(moved) or os.path.lexists(moved + "-wal")))
+    if not finished:
+        _move_aside(path, moved)
+        if os.path.exists(temp) and not _sound(temp):
+            _remove_db_files(temp)
+        if not os.path.exists(temp):
+            _create_new(temp)
+        conn = _connect(temp)
+        # Nothing here is the only copy (the old file stays aside until the end), so the
+        # filling skips fsync; the file is checked with quick_check if a crash interrupts it.
+        conn.execute("PRAGMA synchronous = OFF")
+        salvage(moved, Store(conn, temp, directory))
+        _close_into_one_file(conn, temp)
+        os.replace(temp, path)
+        _fsync(directory)
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        recovered = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    finally:
+        conn.close()
+    os.remove(path + SALVAGE_MARKER)
+    notices.append(Notice("store.corrupt_moved", {"path": moved, "original": path,
+                                                  "recovered": recovered, "reason": reason,
+                                                  "resumed": resumed}))
 
 
 def open_store(data_dir: str | os.PathLike | None = None) -> tuple[Store, list[Notice]]:
@@ -550,28 +887,58 @@ def _open(directory: str, notices: list[Notice]) -> Store:
         _probe_writable(directory)
     except OSError as e:
         notices.append(Notice("store.unwritable", {"path": directory, "reason": _reason(e)}))
-        return Store(_memory_conn(path), None, directory)
+        return _memory_store(path, directory, notices)
+    with _folder_lock(directory) as locked:
+        if not locked:
+            notices.append(Notice("store.busy", {"path": path}))
+            return _memory_store(path, directory, notices)
+        return _open_locked(path, directory, notices)
+
+
+def _open_locked(path: str, directory: str, notices: list[Notice]) -> Store:
     try:
+        marker = _read_marker(path)
+        if marker is not None:
+            _salvage(path, directory, notices, marker=marker)
+        if not os.path.lexists(path):
+            if os.path.exists(path + "-wal") and os.path.getsize(path + "-wal"):
+                # a WAL without its database: its games are recovered, never replayed
+                # into a new file (SQLite would apply it to the wrong database)
+                raise _Corrupt("the main file is missing; only its -wal is left")
+            _remove_db_files(path)
+            _create_new(path)
+        elif os.path.isfile(path):
+            if not _access(path):
+                notices.append(Notice("store.read_only", {"path": path}))
+                return _memory_store(path, directory, notices)
         return Store(_connect_file(path, notices), path, directory)
+    except _NoAccess as e:
+        notices.append(Notice("store.no_access", {"path": path, "reason": str(e)}))
+        return _memory_store(None, directory, notices)
     except _Newer as e:
         notices.append(Notice("store.newer_version", {"path": path, "version": e.version}))
-        return Store(_memory_conn(), None, directory)
+        return _memory_store(None, directory, notices)
     except sqlite3.Error as e:
-        if getattr(e, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        kind = _error_kind(e)
+        if kind == "busy":
             # Another Bonanza holds the file: it is in use, not damaged, so never move it aside.
             notices.append(Notice("store.busy", {"path": path}))
-            return Store(_memory_conn(), None, directory)
+            return _memory_store(path, directory, notices)
+        if kind == "access":
+            notices.append(Notice("store.no_access", {"path": path, "reason": _reason(e)}))
+            return _memory_store(None, directory, notices)
+        if kind == "read_only":
+            notices.append(Notice("store.read_only", {"path": path}))
+            return _memory_store(path, directory, notices)
+        if kind == "unwritable":
+            notices.append(Notice("store.unwritable", {"path": directory, "reason": _reason(e)}))
+            return _memory_store(path, directory, notices)
         reason = _reason(e)
-    except (_Corrupt, OSError) as e:
+    except _Corrupt as e:
         reason = _reason(e)
     try:
-        moved = _move_aside(path)
-    except OSError as e:
+        _salvage(path, directory, notices, reason=reason)
+        return Store(_connect_file(path, notices), path, directory)
+    except (OSError, sqlite3.Error, _Corrupt) as e:
         notices.append(Notice("store.unwritable", {"path": directory, "reason": _reason(e)}))
-        return Store(_memory_conn(), None, directory)
-    store = Store(_connect_file(path, notices), path, directory)
-    from .salvage import salvage
-    recovered = salvage(moved, store)
-    notices.append(Notice("store.corrupt_moved", {"path": moved, "original": path,
-                                                  "recovered": recovered, "reason": reason}))
-    return store
+        return _memory_store(None, directory, notices)

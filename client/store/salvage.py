@@ -17,10 +17,15 @@ import hashlib
 import json
 import sqlite3
 
+from datetime import datetime
+
 import msgpack
 
 from core.log import MAGIC, MAX_LOG_BYTES
 from core.verify import verify_bytes
+
+from . import schema
+from .check import valid_date
 
 MAX_ROW_ERRORS = 200
 
@@ -50,18 +55,48 @@ def _rows(conn: sqlite3.Connection, table: str, cols: str, key: str = "rowid"):
             last += 1
 
 
+def _checked_rows(conn, table: str, cols: tuple, sum_table: str | None):
+    """Rows of ``table`` whose checksum matches (version 3), or every row of an older
+    file (no checksum: the caller validates their shape).  Yields value tuples."""
+    if sum_table:
+        try:
+            for row in _rows(conn, table, ", ".join(cols) + ", row_sum"):
+                if row[-1] == schema.row_sum(sum_table, row[:-1]):
+                    yield row[:-1]
+            return
+        except sqlite3.OperationalError as e:
+            if "row_sum" not in str(e):
+                raise
+    yield from _rows(conn, table, ", ".join(cols))
+
+
+def _iso(value) -> bool:
+    if not isinstance(value, str) or not value:
+        return False
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
 def _from_sqlite(path: str) -> tuple[dict | None, list[tuple[str | None, bytes]], list[tuple]]:
+    """What SQLite can still read, every row checked: a row whose checksum fails (or,
+    in an older file without checksums, whose values are malformed) is left behind."""
     profile, logs, daily = None, [], []
     try:
-        conn = sqlite3.connect(path, timeout=1)
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
     except sqlite3.Error:
         return profile, logs, daily
     try:
-        played: dict[int, str] = {}
-        for table in ("profiles", "profile"):
+        played: dict = {}   # log sha256 (or v1 game id) -> played_at
+        for table, cols, sums in (("profiles", schema.ROW_SUM_COLS["profiles"], "profiles"),
+                                  ("profile", ("id", "name", "language", "settings"), None)):
             try:
-                for name, language, settings in _rows(conn, table, "name, language, settings"):
-                    if isinstance(name, str) and name:
+                for row in _checked_rows(conn, table, cols, sums):
+                    _id, name, language, settings = row[:4]
+                    if (isinstance(name, str) and name.strip() and name.isprintable()
+                            and (language is None or isinstance(language, str))):
                         profile = {"name": name, "language": language, "settings": settings}
                         break
             except sqlite3.Error:
@@ -69,22 +104,33 @@ def _from_sqlite(path: str) -> tuple[dict | None, list[tuple[str | None, bytes]]
             if profile:
                 break
         try:
-            for gid, at in _rows(conn, "games", "id, played_at"):
-                if isinstance(gid, int) and isinstance(at, str):
-                    played[gid] = at
+            cols = schema.ROW_SUM_COLS["games"]
+            for row in _checked_rows(conn, "games", cols, "games"):
+                at, digest = row[13], row[14]
+                if _iso(at) and isinstance(digest, str):
+                    played[digest] = at
         except sqlite3.Error:
             pass
-        for table, cols in (("game_logs", "game_id, log"), ("games", "id, log")):
+        try:
+            for gid, log in _rows(conn, "game_logs", "game_id, log"):
+                if isinstance(log, bytes):
+                    logs.append((played.get(hashlib.sha256(log).hexdigest()), log))
+        except sqlite3.Error:
+            pass
+        try:   # version 1: the log inline in games
+            for at, log in _rows(conn, "games", "played_at, log"):
+                if isinstance(log, bytes):
+                    logs.append((at if _iso(at) else None, log))
+        except sqlite3.Error:
+            pass
+        for table, cols, sums in (
+                ("daily_attempts", schema.ROW_SUM_COLS["daily_attempts"], "daily_attempts"),
+                ("daily", ("date", "NULL", "started_at", "NULL", "score"), None)):
             try:
-                for gid, log in _rows(conn, table, cols):
-                    if isinstance(log, bytes):
-                        logs.append((played.get(gid), log))
-            except sqlite3.Error:
-                pass
-        for table, cols in (("daily_attempts", "date, name, started_at, score"),
-                            ("daily", "date, NULL, started_at, score")):
-            try:
-                daily.extend(r for r in _rows(conn, table, cols) if isinstance(r[0], str))
+                for day, name, started_at, _gid, score in _checked_rows(conn, table, cols, sums):
+                    if (valid_date(day) and _iso(started_at)
+                            and (name is None or (isinstance(name, str) and name.isprintable()))):
+                        daily.append((day, name, started_at))
             except sqlite3.Error:
                 pass
     finally:
@@ -131,21 +177,14 @@ def _raw_logs(path: str) -> list[bytes]:
 
 
 def salvage(moved_path: str, store) -> int:
-    """Copy what can be read from ``moved_path`` into ``store``; returns the games recovered."""
+    """Copy what can be read from ``moved_path`` into ``store``; returns the games recovered.
+
+    Safe to run again on the same store (a resumed salvage): a log recorded twice is
+    one game, a daily attempt or profile already there is left as it is."""
     try:
         profile, logs, daily = _from_sqlite(moved_path)
     except Exception:
         profile, logs, daily = None, [], []
-    if profile:
-        try:
-            settings = json.loads(profile["settings"] or "{}")
-        except (TypeError, ValueError):
-            settings = {}
-        try:
-            store.save_profile(name=profile["name"], language=profile["language"] or "",
-                               settings=settings if isinstance(settings, dict) else {})
-        except Exception:
-            pass
     try:
         raw = _raw_logs(moved_path)
     except Exception:
@@ -162,13 +201,37 @@ def salvage(moved_path: str, store) -> int:
             recovered += 1
         except Exception:
             continue
-    for date, name, started_at, score in daily:
+    for day, name, started_at in daily:
         try:
             with store._tx() as c:
-                c.execute("INSERT OR IGNORE INTO daily_attempts (date, name, started_at, score) "
-                          "VALUES (?, ?, ?, ?)",
-                          (date, name, started_at if isinstance(started_at, str) else "",
-                           score if isinstance(score, int) else None))
+                cur = c.execute("INSERT OR IGNORE INTO daily_attempts (date, name, started_at) "
+                                "VALUES (?, ?, ?)", (day, name, started_at))
+                if cur.rowcount:
+                    schema.seal(c, "daily_attempts", day)
         except Exception:
             continue
+    _restore_profile(store, profile)
     return recovered
+
+
+def _restore_profile(store, profile: dict | None) -> None:
+    if store._query("SELECT 1 FROM profiles LIMIT 1"):
+        return   # a resumed salvage restored it already
+    if profile is None:
+        # the profile row is lost: the name the player last played under is the best guess
+        rows = store._query("SELECT name FROM games WHERE mode IN ('solo', 'daily') AND name != '' "
+                            "ORDER BY played_at DESC, id DESC LIMIT 1")
+        if rows:
+            profile = {"name": rows[0][0], "language": None, "settings": "{}"}
+    if not profile:
+        return
+    try:
+        settings = json.loads(profile["settings"] or "{}")
+    except (TypeError, ValueError):
+        settings = {}
+    try:
+        store.save_profile(name=profile["name"], language=profile["language"] or "",
+                           settings=settings if isinstance(settings, dict) else {})
+    except Exception:
+        pass
+

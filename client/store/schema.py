@@ -12,7 +12,7 @@ import json
 import sqlite3
 from typing import Callable
 
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
 
 # The first schema (version 1): logs inline in ``games``, one profile row,
 # bests without a game reference, daily attempts with their score.
@@ -45,7 +45,8 @@ CREATE TABLE daily (
 PRAGMA user_version = 1;
 """
 
-# The current schema (version 2), for a brand-new file.
+# Version 2's tables.  A brand-new file gets these and then the version 3 columns,
+# the same path an old file takes, so there is one definition of the current schema.
 SCHEMA_V2_TABLES = """
 CREATE TABLE profiles (
     id INTEGER PRIMARY KEY,
@@ -94,11 +95,68 @@ CREATE TABLE daily_attempts (
 """
 
 
+# Version 3: a checksum per row, so that damage SQLite cannot see (a flipped byte
+# inside a row passes PRAGMA quick_check) is noticed at start; and a mark on games
+# whose log is damaged, which keeps them out of bests and statistics.
+SCHEMA_V3_COLUMNS = (
+    ("games", "row_sum TEXT"),
+    ("games", "damaged TEXT"),
+    ("profiles", "row_sum TEXT"),
+    ("daily_attempts", "row_sum TEXT"),
+)
+
+# The columns each table's row_sum covers (``damaged`` is not one: the start-up
+# check rewrites it every time, so a flipped mark is corrected, not hidden).
+ROW_SUM_COLS = {
+    "games": ("id", "mode", "ruleset", "name", "score", "duration_ms", "seed", "date",
+              "upper_bonus", "bonanzas", "moves", "new_best", "previous_best", "played_at",
+              "log_sha256"),
+    "profiles": ("id", "name", "language", "settings", "created_at"),
+    "daily_attempts": ("date", "name", "started_at", "game_id", "score"),
+}
+ROW_KEY = {"games": "id", "profiles": "id", "daily_attempts": "date"}
+
+
+def row_sum(table: str, values) -> str:
+    """The checksum of one row's values (in ROW_SUM_COLS order)."""
+    blob = json.dumps([table, *values], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
+def seal(conn: sqlite3.Connection, table: str, key) -> None:
+    """Recompute the checksum of one row after writing it."""
+    cols = ROW_SUM_COLS[table]
+    k = ROW_KEY[table]
+    row = conn.execute(f"SELECT {', '.join(cols)} FROM {table} WHERE {k} = ?", (key,)).fetchone()
+    if row is not None:
+        conn.execute(f"UPDATE {table} SET row_sum = ? WHERE {k} = ?", (row_sum(table, row), key))
+
+
+def seal_all(conn: sqlite3.Connection, table: str) -> None:
+    k = ROW_KEY[table]
+    for (key,) in conn.execute(f"SELECT {k} FROM {table}").fetchall():
+        seal(conn, table, key)
+
+
 def create_current(conn: sqlite3.Connection) -> None:
     """Create the current schema in an empty database (inside a transaction)."""
     for stmt in _statements(SCHEMA_V2_TABLES):
         conn.execute(stmt)
+    _add_v3_columns(conn)
     conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
+
+
+def _add_v3_columns(conn: sqlite3.Connection) -> None:
+    for table, column in SCHEMA_V3_COLUMNS:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+
+
+def _migrate_2_to_3(conn: sqlite3.Connection, now: str) -> None:
+    _add_v3_columns(conn)
+    # The rows are sealed as they are: the start-up check that follows compares each
+    # game's log with its log_sha256 and rebuilds or marks what does not match.
+    for table in ROW_SUM_COLS:
+        seal_all(conn, table)
 
 
 def _statements(script: str) -> list[str]:
@@ -197,6 +255,7 @@ def recompute_bests(conn: sqlite3.Connection) -> None:
 # version N -> function migrating N to N + 1
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection, str], None]] = {
     1: _migrate_1_to_2,
+    2: _migrate_2_to_3,
 }
 
 
