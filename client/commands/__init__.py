@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "verify": "client.commands.verify",
     "simulate": "client.commands.simulate",
     "advise": "client.commands.advise",
+    "analyse": "client.commands.analyse",
     "records": "client.commands.records",
     "export": "client.commands.export",
 }
