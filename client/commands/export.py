@@ -18,8 +18,13 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..store.records import RecordError, cli_store, export_record, format_duration
+    from ..store.records import (RecordError, cli_store, export_record, format_duration,
+                                 missing_data_dir)
 
+    problem = missing_data_dir(args.data)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
     with cli_store(args.data) as store:
         try:
             path = export_record(store, args.game_id, args.out)

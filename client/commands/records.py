@@ -24,8 +24,12 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..store.records import cli_store, format_duration
+    from ..store.records import cli_store, format_duration, missing_data_dir
 
+    problem = missing_data_dir(args.data)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
     with cli_store(args.data) as store:
         try:
             rulesets = [args.ruleset] if args.ruleset else list(RULESETS)
@@ -54,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
                 print("recent games:")
                 for g in store.history(args.history):
                     print(f"  {g.id:>5}  {g.played_at}  {g.mode:<5} {g.ruleset:<7} {g.score:>4}"
-                          f"{'  new best' if g.new_best else ''}")
+                          f"{'  new best' if g.new_best else ''}"
+                          f"{f'  DAMAGED: {g.damaged}' if g.damaged else ''}")
             if store.persistent:
                 print(f"\n(data: {store.path}; `bonanza export ID FILE` saves a game's replay)")
         except Exception as e:   # a damaged store mid-read: a message, not a traceback

@@ -52,6 +52,7 @@ def check_rows(conn: sqlite3.Connection) -> dict:
         _games(conn, prof[0] if prof else None, out)
         _profiles(conn, out)
         _daily(conn, out)
+        _bests(conn, out)
         conn.execute("COMMIT")
     except BaseException:
         try:
@@ -67,10 +68,21 @@ def _games(conn, profile_name, out) -> None:
     rows = conn.execute(
         f"SELECT {', '.join('g.' + c for c in cols)}, g.row_sum, g.damaged, l.log "
         f"FROM games g LEFT JOIN game_logs l ON l.game_id = g.id").fetchall()
+    orphans = None
     for row in rows:
         vals, stored, damaged, log = row[:len(cols)], row[-3], row[-2], row[-1]
         gid, digest = vals[0], vals[-1]
         log = bytes(log) if isinstance(log, (bytes, memoryview)) else None
+        if log is None or hashlib.sha256(log).hexdigest() != digest:
+            # a damaged key can separate a game from its replay: find the replay by its hash
+            if orphans is None:
+                orphans = _orphan_logs(conn)
+            if digest in orphans:
+                conn.execute("DELETE FROM game_logs WHERE game_id = ?", (gid,))
+                conn.execute("UPDATE game_logs SET game_id = ? WHERE game_id = ?",
+                             (gid, orphans.pop(digest)))
+                log = bytes(conn.execute("SELECT log FROM game_logs WHERE game_id = ?",
+                                         (gid,)).fetchone()[0])
         log_ok = log is not None and hashlib.sha256(log).hexdigest() == digest
         if log_ok and stored == schema.row_sum("games", vals):
             if damaged is not None:
@@ -143,3 +155,25 @@ def _daily(conn, out) -> None:
             continue
         schema.seal(conn, "daily_attempts", day)
         out["repaired"] += 1
+
+
+def _orphan_logs(conn) -> dict:
+    """Replays whose game_id matches no game, by their SHA-256."""
+    out = {}
+    for gid, log in conn.execute("SELECT game_id, log FROM game_logs WHERE game_id NOT IN "
+                                 "(SELECT id FROM games)").fetchall():
+        if isinstance(log, (bytes, memoryview)):
+            out[hashlib.sha256(bytes(log)).hexdigest()] = gid
+    return out
+
+
+def _bests(conn, out) -> None:
+    """A best that points at a game is derived (``Store.best`` reads the games): one
+    that fails its checksum is dropped.  A version-1 best without a game is the only
+    copy of that score, so its loss is reported."""
+    cols = schema.ROW_SUM_COLS["bests"]
+    for row in conn.execute(f"SELECT rowid, {', '.join(cols)}, row_sum FROM bests").fetchall():
+        if row[-1] == schema.row_sum("bests", row[1:-1]):
+            continue
+        conn.execute("DELETE FROM bests WHERE rowid = ?", (row[0],))
+        out["other" if row[4] is None else "repaired"] += 1

@@ -26,7 +26,7 @@ EXTENSION = ".bonanza"
 
 
 class RecordError(Exception):
-    """``code``: ``unknown_game``, ``not_verified``, ``io_error`` or a verify code."""
+    """``code``: ``unknown_game``, ``damaged``, ``not_verified``, ``io_error`` or a verify code."""
 
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -72,6 +72,9 @@ def write_atomic(path: str, data: bytes) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".bonanza-export-", suffix=".tmp", dir=directory)
     try:
+        # mkstemp makes the file private (0600); a record is meant to be shared, so it
+        # gets the permissions any new file of this user gets (0644 with umask 022)
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -85,6 +88,12 @@ def write_atomic(path: str, data: bytes) -> None:
         raise
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def export_record(store, game_id: int, path: str) -> str:
     """Write game ``game_id``'s log to ``path`` atomically; returns the path.
 
@@ -94,6 +103,10 @@ def export_record(store, game_id: int, path: str) -> str:
         data = store.game_log(int(game_id))
     except (KeyError, ValueError, TypeError):
         raise RecordError("unknown_game", f"there is no game with id {game_id}") from None
+    rec = store.game(int(game_id))
+    if rec is not None and rec.damaged:
+        raise RecordError("damaged", f"game {game_id} is damaged in the saved games file "
+                                     f"({rec.damaged}), so its replay cannot be exported")
     verdict = verify_bytes(data)
     if not verdict.ok:
         raise RecordError("not_verified", f"game {game_id} does not verify: {verdict.detail}")
@@ -141,6 +154,16 @@ def add_data_argument(parser) -> None:
     """``--data DIR`` for the ``bonanza`` subcommands that read the account store."""
     parser.add_argument("--data", default=None, metavar="DIR",
                         help="data folder (default: $BONANZA_DATA_DIR or the user data folder)")
+
+
+def missing_data_dir(data_dir: str | None) -> str | None:
+    """The error for a ``--data`` folder that does not exist (None if it does, or if no
+    folder was given): a mistyped path must not quietly start an empty account."""
+    if data_dir is None or os.path.isdir(data_dir):
+        return None
+    what = "is not a folder" if os.path.exists(data_dir) else "does not exist"
+    return (f"the data folder {os.path.abspath(data_dir)} {what}. Check the path given to "
+            f"--data, or leave --data out to use the usual folder.")
 
 
 @contextmanager

@@ -103,6 +103,7 @@ SCHEMA_V3_COLUMNS = (
     ("games", "damaged TEXT"),
     ("profiles", "row_sum TEXT"),
     ("daily_attempts", "row_sum TEXT"),
+    ("bests", "row_sum TEXT"),
 )
 
 # The columns each table's row_sum covers (``damaged`` is not one: the start-up
@@ -113,8 +114,9 @@ ROW_SUM_COLS = {
               "log_sha256"),
     "profiles": ("id", "name", "language", "settings", "created_at"),
     "daily_attempts": ("date", "name", "started_at", "game_id", "score"),
+    "bests": ("ruleset", "mode", "score", "game_id"),
 }
-ROW_KEY = {"games": "id", "profiles": "id", "daily_attempts": "date"}
+ROW_KEY = {"games": "id", "profiles": "id", "daily_attempts": "date", "bests": "rowid"}
 
 
 def row_sum(table: str, values) -> str:
