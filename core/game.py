@@ -7,7 +7,10 @@ A move is a plain dict (it travels through msgpack unchanged):
     {"type": "give_up", "seat": s, "why": "gave_up" | "left" | "away"}
 
 ``check`` says why a move is illegal (a ``Refusal`` a player can read) or
-returns None; ``apply`` folds a legal move into a new immutable state.  The
+returns None; it is built on the questions ``check_roll``, ``check_hold``,
+``check_write`` and ``check_give_up`` that screens ask before offering an action.
+``apply`` folds a legal move into a new immutable state.  Moves are made (and
+their dice dealt) by ``core.match.Match`` only.  The
 dice are part of the roll move because clients do not know the game key until
 the reveal; the verifier recomputes them from the key afterwards.
 """
@@ -162,9 +165,103 @@ def new_game(setup: Setup) -> GameState:
 
 
 # ---------------------------------------------------------------- checking
+#
+# One function per question a player (or a screen deciding what to enable) asks:
+# may this seat roll, hold, write, give up now?  Each returns the Refusal or None,
+# and ``check`` is built on them, so every rule is written once.  The order of the
+# questions inside each is the order of the codes a player sees first.
 
 def _refuse(code: str, message: str) -> Refusal:
     return Refusal(code, message)
+
+
+def _seated(state: GameState, seat: Any) -> Refusal | None:
+    """The seat is at this table, the game goes on and the seat still plays."""
+    if type(seat) is not int or not 0 <= seat < len(state.setup.seats):
+        return _refuse("not_seated", "that seat is not at this table")
+    if state.active is None:
+        return _refuse("game_over", "the game is over")
+    if state.gave_up and state.has_given_up(seat):
+        return _refuse("seat_gave_up", "this seat has given up")
+    return None
+
+
+def _turn(state: GameState, seat: Any) -> Refusal | None:
+    """``_seated``, and it is this seat's turn."""
+    refusal = _seated(state, seat)
+    if refusal is None and seat != state.active:
+        return _refuse("not_your_turn", f"it is {state.setup.seats[state.active].name}'s turn")
+    return refusal
+
+
+def _mask(hold: Any) -> bool:
+    """Five true/false values (True or False themselves, not 0 or 1)."""
+    return isinstance(hold, (list, tuple)) and len(hold) == NUM_DICE and _bools(hold)
+
+
+def _hold_refusal(state: GameState, hold: Any) -> Refusal | None:
+    """What a roll may keep: five bools, nothing before the first roll, not all five."""
+    if not _mask(hold):
+        return _refuse("bad_hold", "hold must be five true/false values")
+    if state.dice is None and True in hold:
+        return _refuse("bad_hold", "nothing to hold before the first roll")
+    if False not in hold:
+        return _refuse("bad_hold", "all five dice are held: release one to roll")
+    return None
+
+
+def check_roll(state: GameState, seat: Any, hold: Any = None) -> Refusal | None:
+    """May ``seat`` roll now, keeping ``hold``?  Without ``hold``: may it roll at all."""
+    refusal = _turn(state, seat)
+    if refusal is not None:
+        return refusal
+    if state.rolls >= MAX_ROLLS:
+        return _refuse("no_rolls_left", "no rolls left: write the dice into a box")
+    if hold is None:
+        return None
+    return _hold_refusal(state, hold)
+
+
+def check_hold(state: GameState, seat: Any, mask: Any) -> Refusal | None:
+    """May ``seat`` announce that it holds ``mask``?  Only the active seat, after a roll,
+    with rolls left, and a mask of five bools (all five held is fine until it rolls)."""
+    refusal = _turn(state, seat)
+    if refusal is not None:
+        return refusal
+    if state.dice is None:
+        return _refuse("must_roll_first", "roll the dice first")
+    if state.rolls >= MAX_ROLLS:
+        return _refuse("no_rolls_left", "no rolls left: write the dice into a box")
+    if not _mask(mask):
+        return _refuse("bad_hold", "held must be five true/false values")
+    return None
+
+
+def check_write(state: GameState, seat: Any, box: Any) -> Refusal | None:
+    """May ``seat`` write its dice into ``box`` now?"""
+    refusal = _turn(state, seat)
+    if refusal is not None:
+        return refusal
+    if type(box) is not str or box not in BOXES:
+        return _refuse("unknown_box", f"unknown box {repr(box)[:40]}")
+    if state.dice is None:
+        return _refuse("must_roll_first", "roll the dice first")
+    sheet = state.sheets[seat]
+    if not sheet.is_free(box):
+        return _refuse("box_filled", f"the box {box} is already filled")
+    why = joker_refusal(state.ruleset, sheet, state.dice, box)
+    if why:
+        return _refuse("joker_forces_box", why)
+    return None
+
+
+def check_give_up(state: GameState, seat: Any, why: Any = "gave_up") -> Refusal | None:
+    """May ``seat`` give up now (for the reason ``why``)?  Any seat still playing may,
+    in or out of its turn."""
+    refusal = _seated(state, seat)
+    if refusal is None and why not in GIVE_UP_REASONS:
+        return _refuse("bad_move", "unknown reason for giving up")
+    return refusal
 
 
 def check(state: GameState, move: Any) -> Refusal | None:
@@ -172,41 +269,26 @@ def check(state: GameState, move: Any) -> Refusal | None:
     if not isinstance(move, dict):
         return _refuse("bad_move", "a move must be a map")
     kind = move.get("type")
-    if kind not in ("roll", "write", "give_up"):
-        return _refuse("bad_move", f"unknown move type {kind!r}")
     seat = move.get("seat")
-    if type(seat) is not int or not 0 <= seat < len(state.setup.seats):
-        return _refuse("not_seated", "that seat is not at this table")
-    active = state.active
-    if active is None:
-        return _refuse("game_over", "the game is over")
-    if state.gave_up and state.has_given_up(seat):
-        return _refuse("seat_gave_up", "this seat has given up")
-    if kind == "give_up":
-        if move.get("why", "gave_up") not in GIVE_UP_REASONS:
-            return _refuse("bad_move", "unknown reason for giving up")
-        return None
-    if seat != active:
-        return _refuse("not_your_turn", f"it is {state.setup.seats[active].name}'s turn")
     if kind == "roll":
-        return _check_roll(state, move)
-    return _check_write(state, move)
+        refusal = check_roll(state, seat)
+        if refusal is None:
+            refusal = _hold_refusal(state, move.get("hold")) or _dice_refusal(state, move)
+        return refusal
+    if kind == "write":
+        return check_write(state, seat, move.get("box"))
+    if kind == "give_up":
+        return check_give_up(state, seat, move.get("why", "gave_up"))
+    return _refuse("bad_move", f"unknown move type {kind!r}")
 
 
-def _check_roll(state: GameState, move: dict) -> Refusal | None:
-    if state.rolls >= MAX_ROLLS:
-        return _refuse("no_rolls_left", "no rolls left: write the dice into a box")
-    hold = move.get("hold")
-    if not isinstance(hold, (list, tuple)) or len(hold) != NUM_DICE or not _bools(hold):
-        return _refuse("bad_hold", "hold must be five true/false values")
-    dice = state.dice
-    if dice is None and True in hold:
-        return _refuse("bad_hold", "nothing to hold before the first roll")
-    if False not in hold:
-        return _refuse("bad_hold", "all five dice are held: release one to roll")
+def _dice_refusal(state: GameState, move: dict) -> Refusal | None:
+    """A roll's dice are five faces, and the held ones did not change (which faces the
+    game key makes is the dealer's business: ``core.match``)."""
     new = move.get("dice")
     if not isinstance(new, (list, tuple)) or len(new) != NUM_DICE or not _faces(new):
         return _refuse("bad_dice", "a roll needs five dice from 1 to 6")
+    hold, dice = move["hold"], state.dice
     if dice is not None and True in hold and any(h and a != b for h, a, b in zip(hold, dice, new)):
         return _refuse("bad_dice", "a held die changed")
     return None
@@ -226,21 +308,6 @@ def _faces(values) -> bool:
         if type(v) is not int or not 1 <= v <= 6:
             return False
     return True
-
-
-def _check_write(state: GameState, move: dict) -> Refusal | None:
-    box = move.get("box")
-    if box not in BOXES:
-        return _refuse("unknown_box", f"unknown box {box!r}")
-    if state.dice is None:
-        return _refuse("must_roll_first", "roll the dice first")
-    sheet = state.sheets[state.active]
-    if not sheet.is_free(box):
-        return _refuse("box_filled", f"the box {box} is already filled")
-    why = joker_refusal(state.ruleset, sheet, state.dice, box)
-    if why:
-        return _refuse("joker_forces_box", why)
-    return None
 
 
 # ---------------------------------------------------------------- applying
@@ -287,6 +354,15 @@ def apply(state: GameState, move: dict) -> GameState:
     refusal = check(state, move)
     if refusal is not None:
         raise IllegalMove(refusal)
+    return apply_legal(state, move)
+
+
+def apply_legal(state: GameState, move: dict) -> GameState:
+    """Fold a move that ``check`` (or the ``check_*`` question for its kind) found legal.
+
+    For callers that asked already (``core.match``): the relay folds every move once.
+    An unchecked move gives a wrong state or raises; use ``apply`` for moves from outside.
+    """
     seq = state.seq + 1
     kind = move["type"]
     if kind == "roll":

@@ -12,8 +12,7 @@ insist on identical bytes, so changing any byte anywhere is detected.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import msgpack
 
@@ -96,43 +95,103 @@ def end_record(state: GameState, reveal: dict, previous_chain: bytes,
     return rec
 
 
-@dataclass
+_pack = msgpack.Packer(use_bin_type=True).pack   # ``pack`` without a Packer per call
+_unpackb = msgpack.unpackb
+_sha256 = hashlib.sha256
+_CHAIN_KEY = _pack("chain")
+
+
 class GameLog:
-    """A log being written (by the relay or a solo client) or read back."""
-    header: dict
-    records: list[dict] = field(default_factory=list)   # move records, in order
-    end: dict | None = None
+    """A log being written (by a ``Match``) or read back (``parse_log``).
+
+    Every move record is kept as its canonical msgpack encoding (``encoded``): the
+    bytes it is hashed by, sent as and written as, encoded once when it is appended.
+    ``to_bytes`` joins them without encoding again.
+
+    ``records`` gives the records as dicts.  A log written by a ``Match`` keeps no
+    dicts (``keep_dicts=False``) and decodes them when they are read: the relay keeps
+    finished tables (and so their logs) for a while for late resumes, and as dicts a
+    game's records would be a few hundred small containers that every full garbage
+    collection walks (pauses of 50-100 ms that stall every table); bytes are not
+    tracked by the collector.  A log read back keeps the dicts it decoded anyway.
+    """
+
+    __slots__ = ("header", "end", "encoded", "_dicts", "_last_chain")
+
+    def __init__(self, header: dict, records: Iterable[dict] = (), end: dict | None = None,
+                 *, keep_dicts: bool = True):
+        self.header = header
+        self.end = end
+        self.encoded: list[bytes] = []
+        self._dicts: list[dict] | None = [] if keep_dicts else None
+        self._last_chain: bytes | None = None
+        for rec in records:
+            self._add(rec, pack(rec))
+
+    def __repr__(self) -> str:
+        return f"GameLog({self.header.get('mode')!r}, {len(self.encoded)} moves, end={self.end is not None})"
+
+    def _add(self, rec: dict, encoded: bytes) -> None:
+        self.encoded.append(encoded)
+        if self._dicts is not None:
+            self._dicts.append(rec)
+        self._last_chain = rec.get("chain")
+
+    @property
+    def records(self) -> list[dict]:
+        """The move records, in order (decoded when the log keeps only their bytes)."""
+        if self._dicts is not None:
+            return self._dicts
+        return [_unpackb(e) for e in self.encoded]
+
+    def records_from(self, start: int) -> list[dict]:
+        """The move records from index ``start`` on (``seq > start``)."""
+        if self._dicts is not None:
+            return self._dicts[start:]
+        return [_unpackb(e) for e in self.encoded[start:]]
+
+    def __len__(self) -> int:
+        return len(self.encoded)
 
     @property
     def last_chain(self) -> bytes:
         if self.end is not None:
             return self.end["chain"]
-        return self.records[-1]["chain"] if self.records else self.header["chain"]
+        return self._last_chain if self.encoded else self.header["chain"]
 
     @property
     def moves(self) -> list[dict]:
         return [r["move"] for r in self.records]
 
-    def append(self, move: dict, state: GameState) -> dict:
-        """Record ``move`` whose resulting state is ``state``; returns the record."""
-        rec = move_record(state.seq, move, state, self.last_chain)
-        self.records.append(rec)
-        return rec
+    def append(self, move: dict, state: GameState) -> tuple[dict, bytes]:
+        """Record ``move`` whose resulting state is ``state``: (the record, its encoding).
+
+        The record is encoded once: the chain hashes the bytes without ``chain`` (a
+        4-entry map), and the stored record is the same bytes as a 5-entry map with
+        ``chain`` added, which is exactly ``pack(record)`` (msgpack keeps key order;
+        tests compare with ``move_record``).
+        """
+        rec = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
+        body = _pack(rec)
+        chain = _sha256(self.last_chain + body).digest()
+        rec["chain"] = chain
+        encoded = b"\x85" + body[1:] + _CHAIN_KEY + _pack(chain)
+        self._add(rec, encoded)
+        return rec, encoded
 
     def finish(self, state: GameState, reveal: dict, meta: dict | None = None) -> dict:
         self.end = end_record(state, reveal, self.last_chain, meta)
         return self.end
 
     def to_bytes(self) -> bytes:
-        parts = [MAGIC, pack(self.header)]
-        parts += [pack(r) for r in self.records]
+        parts = [MAGIC, pack(self.header), *self.encoded]
         if self.end is not None:
             parts.append(pack(self.end))
         return b"".join(parts)
 
 
-def _records(data: bytes) -> Iterator[dict]:
-    """Decode records, insisting each one is in canonical encoding."""
+def _records(data: bytes) -> Iterator[tuple[dict, bytes]]:
+    """Decode records, insisting each one is in canonical encoding: (record, its bytes)."""
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=MAX_LOG_BYTES)
     body = data[len(MAGIC):]
     unpacker.feed(body)
@@ -153,7 +212,7 @@ def _records(data: bytes) -> Iterator[dict]:
             canonical = False
         if not canonical:
             raise LogError("corrupt", f"record at byte {len(MAGIC) + pos} is not canonically encoded")
-        yield obj
+        yield obj, body[pos:end]
         pos = end
 
 
@@ -169,7 +228,7 @@ def parse_log(data: bytes) -> GameLog:
             raise LogError("truncated", "the file is cut off before its header")
         raise LogError("not_a_log", "this is not a Bonanza game log")
     records = iter(_records(data))
-    header = next(records, None)
+    header, _ = next(records, (None, None))
     if header is None:
         raise LogError("truncated", "the file has no header")
     if header.get("kind") != "header" or header.get("format") != "bonanza-log":
@@ -180,7 +239,7 @@ def parse_log(data: bytes) -> GameLog:
     if header.get("chain") != chain_start(header):
         raise LogError("chain", "the header was changed after it was written")
     log = GameLog(header=header)
-    for rec in records:
+    for rec, encoded in records:
         if log.end is not None:
             raise LogError("trailing_data", "there is data after the end of the game")
         kind = rec.get("kind")
@@ -188,9 +247,9 @@ def parse_log(data: bytes) -> GameLog:
             where = f"move {rec.get('seq')!r}" if kind == "move" else f"the {kind!r} record"
             raise LogError("chain", f"{where} was changed, added or removed")
         if kind == "move":
-            if rec.get("seq") != len(log.records) + 1:
+            if rec.get("seq") != len(log.encoded) + 1:
                 raise LogError("corrupt", f"move {rec.get('seq')!r} is out of sequence")
-            log.records.append(rec)
+            log._add(rec, encoded)
         elif kind == "end":
             log.end = rec
         else:

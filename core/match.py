@@ -1,27 +1,55 @@
-"""A game in progress together with its dice key and its log.
+"""A game in progress together with its dice key and its log: the one way a move happens.
 
 The relay runs one per table, the client one per solo or daily game, and
-``bonanza simulate`` one per bot game.  Secrets come in from the caller
+``bonanza simulate`` one per bot game.  A seat asks ``roll``, ``hold``, ``write`` or
+``give_up``; the match asks ``core.game``'s ``check_*`` question, deals the dice
+itself from its key (nobody hands it dice), folds the move into its state and
+appends the record to its log.  ``Replay`` is the same fold for moves made
+elsewhere (a finished log being verified).  Secrets come in from the caller
 (``secrets.token_bytes`` in the relay or client), which keeps ``core`` free of
 global randomness.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import dice as dice_mod
-from .game import (GameState, Refusal, Seat, Setup, give_up_move, new_game, play,
-                   roll_move, write_move)
+from .game import (GameState, Refusal, Seat, Setup, apply_legal, check, check_give_up,
+                   check_hold, check_roll, check_write, new_game)
 from .log import GameLog, make_header
+from .rules import NUM_DICE
+
+NO_HOLD: tuple[bool, ...] = (False,) * NUM_DICE
+GAME_OVER = Refusal("game_over", "the game is over")
+
+
+def dice_refusal(state: GameState, key: bytes, move: dict) -> Refusal | None:
+    """For a legal roll: None when its dice are the ones ``key`` deals, else
+    ``wrong_dice`` (a code only a forged or corrupted log can produce)."""
+    expected = list(dice_mod.roll_dice(key, state.turn, state.rolls + 1, state.dice, move["hold"]))
+    if list(move["dice"]) != expected:
+        return Refusal("wrong_dice", f"the dice {move['dice']} should be {expected}")
+    return None
 
 
 class Match:
+    """Moves are made here and nowhere else.
+
+    Every method that makes a move returns ``(record, refusal)``: the appended log
+    record (a dict; its canonical bytes are ``match.log.encoded[-1]``) and None, or
+    None and the ``Refusal`` (nothing changed).  ``seat`` is the seat asking; left
+    out, it is the active seat (a solo game, a bot playing its own turn).
+    """
+
     def __init__(self, setup: Setup, key: bytes, log: GameLog, reveal: dict):
         self.setup = setup
         self.key = key
         self.log = log
         self._reveal = reveal
         self.state: GameState = new_game(setup)
+        # The dice the active seat holds now: what its last roll kept, or what it
+        # announced since (``hold``); a roll without a hold keeps these.
+        self.held: list[bool] = list(NO_HOLD)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -36,7 +64,7 @@ class Match:
         setup = Setup(ruleset, tuple(seats), dice_mod.first_seat(key, len(seats)))
         header = make_header(setup, mode, {"scheme": "commit", "commit": dice_mod.commitment(seed),
                                            "contributions": contributions}, settings, meta)
-        return cls(setup, key, GameLog(header), {"seed": bytes(seed)})
+        return cls(setup, key, GameLog(header, keep_dicts=False), {"seed": bytes(seed)})
 
     @classmethod
     def create_daily(cls, date_iso: str, name: str, meta: dict | None = None) -> "Match":
@@ -44,34 +72,80 @@ class Match:
         key = dice_mod.daily_key(date_iso)
         setup = Setup("yacht", (Seat(name),), 0)
         header = make_header(setup, "daily", {"scheme": "public", "date": date_iso}, {}, meta)
-        return cls(setup, key, GameLog(header), {"date": date_iso})
+        return cls(setup, key, GameLog(header, keep_dicts=False), {"date": date_iso})
 
     # ------------------------------------------------------------ playing
     @property
     def commitment(self) -> bytes | None:
         return self.log.header["dice"].get("commit")
 
-    def play(self, move: dict) -> tuple[dict | None, Refusal | None]:
-        """Apply a move; on success append it to the log and return its record."""
-        state, refusal = play(self.state, move)
+    def _seat(self, seat: int | None) -> Any:
+        return self.state.active if seat is None else seat
+
+    def roll(self, hold: Sequence[bool] | None = None, auto: bool = False, *,
+             seat: int | None = None) -> tuple[dict | None, Refusal | None]:
+        """Roll the dice not in ``hold`` (five bools); without ``hold``, keep ``held``.
+
+        Nothing may be held before the turn's first roll, and not all five."""
+        st = self.state
+        if st.active is None:
+            return None, GAME_OVER
+        seat = self._seat(seat)
+        if hold is None:
+            hold = self.held if st.dice is not None and seat == st.active else NO_HOLD
+        refusal = check_roll(st, seat, hold)
         if refusal is not None:
             return None, refusal
-        self.state = state
-        return self.log.append(move, state), None
+        hold = list(hold)
+        dice = dice_mod.roll_dice(self.key, st.turn, st.rolls + 1, st.dice, hold)
+        return self._fold({"type": "roll", "seat": seat, "hold": hold, "dice": list(dice),
+                           "auto": auto}), None
 
-    def roll(self, hold: Sequence[bool] = (False,) * 5, auto: bool = False):
-        if self.state.over:
-            return None, Refusal("game_over", "the game is over")
-        return self.play(roll_move(self.state, self.key, hold, auto))
+    def hold(self, seat: int, mask: Sequence[bool]) -> Refusal | None:
+        """The active seat announces the dice it holds (its next roll keeps them)."""
+        refusal = check_hold(self.state, seat, mask)
+        if refusal is None:
+            self.held = list(mask)
+        return refusal
 
-    def write(self, box: str, auto: bool = False):
-        if self.state.over:
-            return None, Refusal("game_over", "the game is over")
-        return self.play(write_move(self.state, box, auto))
+    def write(self, box: str, auto: bool = False, *,
+              seat: int | None = None) -> tuple[dict | None, Refusal | None]:
+        """Write the dice into ``box``; the turn passes."""
+        if self.state.active is None:
+            return None, GAME_OVER
+        seat = self._seat(seat)
+        refusal = check_write(self.state, seat, box)
+        if refusal is not None:
+            return None, refusal
+        return self._fold({"type": "write", "seat": seat, "box": box, "auto": auto}), None
 
-    def give_up(self, seat: int, why: str = "gave_up"):
-        return self.play(give_up_move(seat, why))
+    def give_up(self, seat: int, why: str = "gave_up") -> tuple[dict | None, Refusal | None]:
+        """``seat`` stops playing (``why``: gave_up, left or away); any seat, any time."""
+        refusal = check_give_up(self.state, seat, why)
+        if refusal is not None:
+            return None, refusal
+        return self._fold({"type": "give_up", "seat": seat, "why": why}), None
 
+    def play(self, move: Any) -> tuple[dict | None, Refusal | None]:
+        """A whole move dict (as in a log): checked, and a roll's dice must be the key's."""
+        refusal = check(self.state, move)
+        if refusal is None and move["type"] == "roll":
+            refusal = dice_refusal(self.state, self.key, move)
+        if refusal is not None:
+            return None, refusal
+        return self._fold(move), None
+
+    def _fold(self, move: dict) -> dict:
+        old = self.state
+        self.state = state = apply_legal(old, move)
+        if move["type"] == "roll":
+            self.held = list(move["hold"])
+        elif state.turn != old.turn or state.active != old.active:
+            self.held = list(NO_HOLD)
+        rec, _ = self.log.append(move, state)
+        return rec
+
+    # ------------------------------------------------------------ the end
     def finish(self, meta: dict | None = None) -> dict:
         """Reveal the seed and close the log; only once the game is over."""
         if not self.state.over:
@@ -84,3 +158,24 @@ class Match:
     def reveal(self) -> dict | None:
         """The reveal, available once the game is over."""
         return dict(self._reveal) if self.state.over else None
+
+
+class Replay:
+    """The fold of a ``Match`` for moves made elsewhere: a finished log being verified
+    (with the revealed key, so every die is checked too) or a table being followed
+    (without a key: the dice are the dealer's secret until the end)."""
+
+    def __init__(self, setup: Setup, key: bytes | None = None):
+        self.setup = setup
+        self.key = key
+        self.state: GameState = new_game(setup)
+
+    def accept(self, move: Any) -> Refusal | None:
+        """Fold ``move`` if it is legal (and, with a key, its dice are the key's)."""
+        state = self.state
+        refusal = check(state, move)
+        if refusal is None and self.key is not None and move["type"] == "roll":
+            refusal = dice_refusal(state, self.key, move)
+        if refusal is None:
+            self.state = apply_legal(state, move)
+        return refusal

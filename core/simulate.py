@@ -17,7 +17,10 @@ def play_bot_turn(match: Match, policy: str) -> None:
     while True:  # a turn ends with a write; at most three rolls come before it
         st = match.state
         action, arg = choose(policy, st.ruleset, st.sheets[seat], st.dice, st.rolls_left)
-        _, refusal = match.roll(arg) if action == "hold" else match.write(arg)
+        if action == "hold":
+            _, refusal = match.roll([bool(h) for h in arg], seat=seat)
+        else:
+            _, refusal = match.write(arg, seat=seat)
         if refusal is not None:  # a bot must never play an illegal move
             raise RuntimeError(f"bot {policy} played an illegal move: {refusal.message}")
         if action == "write":

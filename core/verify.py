@@ -4,8 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import dice as dice_mod
-from .game import GameState, apply, check, new_game, standings
+from .game import GameState, standings
 from .log import GameLog, LogError, game_key_from, parse_log, setup_from_header
+from .match import Replay
 
 
 @dataclass
@@ -60,18 +61,18 @@ def verify_log(log: GameLog) -> Verdict:
     key = _check_dice_header(log)
     if dice_mod.first_seat(key, len(setup.seats)) != setup.first_seat:
         raise _fail("first_seat", "the starting seat does not follow from the dice key")
-    states = [new_game(setup)]
+    # The logged moves go through the same fold as a live game's (core.match): legality
+    # first, then the dice against the revealed key, then the state hash.
+    replay = Replay(setup, key)
+    states = [replay.state]
     for rec in log.records:
-        state, move, seq = states[-1], rec.get("move"), rec["seq"]
-        refusal = check(state, move)
+        move, seq = rec.get("move"), rec["seq"]
+        refusal = replay.accept(move)
         if refusal is not None:
+            if refusal.code == "wrong_dice":
+                raise _fail("dice", f"move {seq}: {refusal.message}")
             raise _fail("illegal_move", f"move {seq} is illegal: {refusal.message}")
-        if move["type"] == "roll":  # legal, so hold is five booleans
-            expected = list(dice_mod.roll_dice(key, state.turn, state.rolls + 1,
-                                               state.dice, move["hold"]))
-            if move["dice"] != expected:
-                raise _fail("dice", f"move {seq}: the dice {move['dice']} should be {expected}")
-        state = apply(state, move)
+        state = replay.state
         if rec.get("state") != state.state_hash():
             raise _fail("state_hash", f"move {seq}: the state hash does not match the replay")
         states.append(state)
