@@ -2,7 +2,8 @@
 
     python bench/advisor_sim.py [--games 100000] [--ruleset bonanza] [--seed 2024]
 
-The games run in a numba loop that makes the same decisions as
+The games run in batches, vectorised with numpy over the games (the keep values of
+every game's state come from the table builder's solver), making the same decisions as
 ``core.bots.choose("optimal", ...)`` (same tie-breaks; the tests check that
 both play identical games on the same dice).  Dice come from a seeded numpy
 Generator: game g, turn t, roll j, position i uses ``dice[g, t, j, i]`` (a
@@ -20,13 +21,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from numba import njit  # noqa: E402
-
 from core.advisor import get_advisor  # noqa: E402
-from core.advisor_build import _best_keep, _box_values, _keep_chain, flag_matters  # noqa: E402
-from core.advisor_tables import (BONANZA_BOX, CHILDREN, COUNTS, FACE, FIRST_ROLL,  # noqa: E402
-                                 IS_YACHT, JOKER_POINTS, MULTISET_INDEX, MULTISETS,
-                                 NUM_MULTISETS, PARENTS, POINTS, ROLLS)
+from core.advisor_build import _Solver, flag_matters  # noqa: E402
+from core.advisor_tables import (BONANZA_BOX, COUNTS, FACE, IS_YACHT,  # noqa: E402
+                                 JOKER_POINTS, MULTISET_INDEX, MULTISETS, POINTS, ROLLS)
 
 # Proper sub-multisets of every roll, in lexicographic order of the sorted tuple.
 _subs = []
@@ -37,148 +35,113 @@ for _r in ROLLS:
         if len(k) < 5 and all(k.count(f) <= counts[f - 1] for f in range(1, 7)):
             subs.add(k)
     _subs.append([MULTISET_INDEX[k] for k in sorted(subs)])
-SUBS = np.full((len(ROLLS), 32), -1, dtype=np.int32)
+SUBS = np.full((len(ROLLS), 32), -1, dtype=np.int64)
 for _i, _l in enumerate(_subs):
     SUBS[_i, :len(_l)] = _l
-MS_COUNTS = np.array([[k.count(f) for f in range(1, 7)] for k in MULTISETS], dtype=np.int32)
+MS_COUNTS = np.array([[k.count(f) for f in range(1, 7)] for k in MULTISETS], dtype=np.int64)
 # roll index of a sorted 5-tuple, via a base-6 code
 ROLL_OF_CODE = np.full(6 ** 5, -1, dtype=np.int32)
 for _i, _r in enumerate(ROLLS):
     ROLL_OF_CODE[sum((d - 1) * 6 ** j for j, d in enumerate(_r))] = _i
 
 
-@njit
-def _roll_index(d):
-    s = np.sort(d)
-    code = 0
-    p = 1
-    for j in range(5):
-        code += (s[j] - 1) * p
-        p *= 6
-    return ROLL_OF_CODE[code]
+def _roll_index(cur: np.ndarray) -> np.ndarray:
+    """Roll number of each row of dice (games x 5)."""
+    s = np.sort(cur, axis=1) - 1
+    return ROLL_OF_CODE[(s * _PLACE).sum(axis=1)]
 
 
-@njit
-def _write(mask, u, flag, r, V, threshold, upper_bonus, joker, extra_bonus, fmatters):
-    """Best box for roll r (BOXES order on ties): (box, immediate points incl.
-    bonuses, new u, new flag)."""
-    best = -1.0e300
-    bb = -1
-    bimm = 0
-    bu = u
-    bf = flag
-    joker_on = joker and ((mask >> BONANZA_BOX) & 1) == 1 and IS_YACHT[r]
-    extra = extra_bonus if (joker_on and flag == 1) else 0
+_PLACE = 6 ** np.arange(5, dtype=np.int64)
+
+
+def _write(rs, V, mask, u, flag, r, fmatters):
+    """Best box for rolls r, per game (BOXES order on ties): (box, immediate points
+    incl. bonuses, new u, new flag, value)."""
+    t, ub = rs.upper_threshold, rs.upper_bonus
+    n = len(mask)
+    joker_on = rs.joker & (((mask >> BONANZA_BOX) & 1) == 1) & IS_YACHT[r].astype(bool)
+    extra = np.where(joker_on & (flag == 1), rs.extra_bonus, 0)
     f0 = FACE[r] - 1
-    lower_free = False
-    for b in range(6, 13):
-        if not (mask >> b) & 1:
-            lower_free = True
+    face_free = ((mask >> f0) & 1) == 0
+    lower_free = ((mask >> 6) & 127) != 127
+    best = np.full(n, -np.inf)
+    bb = np.full(n, -1)
+    bimm = np.zeros(n, dtype=np.int64)
+    bu = u.copy()
+    bf = flag.copy()
     for b in range(13):
-        if (mask >> b) & 1:
-            continue
-        if joker_on:
-            if not (mask >> f0) & 1:
-                if b != f0:
-                    continue
-            elif lower_free:
-                if b < 6:
-                    continue
-            # else any free upper box (lower boxes are all filled)
+        ok = ((mask >> b) & 1) == 0
+        # the joker rules: the face's upper box if free, else a lower box, else any
+        jok = np.where(face_free, f0 == b, lower_free if b < 6 else True)
+        ok &= ~joker_on | jok
         if b < 6:
-            pts = COUNTS[r, b] * (b + 1)
+            pts = COUNTS[r, b].astype(np.int64) * (b + 1)
             raw = u + pts
-            nu = raw if raw < threshold else threshold
-            bon = upper_bonus if (raw >= threshold and u < threshold) else 0
-            imm = pts + bon + extra
-            v = float(imm) + V[mask | (1 << b), nu, flag]
+            nu = np.minimum(raw, t)
+            imm = pts + np.where((raw >= t) & (u < t), ub, 0) + extra
             nf = flag
         else:
-            pts = JOKER_POINTS[r, b] if joker_on else POINTS[r, b]
+            pts = np.where(joker_on, JOKER_POINTS[r, b], POINTS[r, b]).astype(np.int64)
             nu = u
-            nf = flag
-            if b == BONANZA_BOX:
-                nf = 1 if (pts == 50 and fmatters) else 0
+            nf = ((pts == 50) & fmatters).astype(np.int64) if b == BONANZA_BOX else flag
             imm = pts + extra
-            v = float(imm) + V[mask | (1 << b), nu, nf]
-        if v > best:
-            best = v
-            bb = b
-            bimm = imm
-            bu = nu
-            bf = nf
+        v = imm.astype(np.float64) + V[mask | (1 << b), nu, nf]
+        better = ok & (v > best)
+        best = np.where(better, v, best)
+        bb = np.where(better, b, bb)
+        bimm = np.where(better, imm, bimm)
+        bu = np.where(better, nu, bu)
+        bf = np.where(better, nf, bf)
     return bb, bimm, bu, bf, best
 
 
-@njit
-def simulate(V, dice, threshold, upper_bonus, joker, extra_bonus, fmatters):
+def _simulate_batch(rs, V, solver, dice, fmatters):
     games = dice.shape[0]
-    scores = np.zeros(games, dtype=np.int64)
-    E0 = np.empty(252)
-    E1 = np.empty(252)
-    K1 = np.empty(NUM_MULTISETS)
-    K2 = np.empty(NUM_MULTISETS)
-    M = np.empty(NUM_MULTISETS)
-    cur = np.empty(5, dtype=np.int64)
-    for g in range(games):
-        mask = 0
-        u = 0
-        flag = 0
-        total = 0
-        for t in range(13):
-            _box_values(mask, u, flag, V, E0, COUNTS, POINTS, JOKER_POINTS, IS_YACHT, FACE,
-                        threshold, upper_bonus, joker, extra_bonus, fmatters)
-            K1[FIRST_ROLL:] = E0
-            _keep_chain(K1, CHILDREN)
-            _best_keep(K1, M, PARENTS, E1)
-            K2[FIRST_ROLL:] = E1
-            _keep_chain(K2, CHILDREN)
-            for i in range(5):
-                cur[i] = dice[g, t, 0, i]
-            for j in (1, 2):
-                rolls_left = 3 - j
-                r = _roll_index(cur)
-                K = K2 if rolls_left == 2 else K1
-                bh = -1
-                bv = -1.0e300
-                for s in range(32):
-                    k = SUBS[r, s]
-                    if k < 0:
-                        break
-                    if K[k] > bv:
-                        bv = K[k]
-                        bh = k
-                wb, wimm, wu, wf, wv = _write(mask, u, flag, r, V, threshold, upper_bonus,
-                                              joker, extra_bonus, fmatters)
-                if not bv > wv:
-                    break
-                # hold multiset bh: keep leftmost matching dice, reroll the rest
-                left = MS_COUNTS[bh].copy()
-                for i in range(5):
-                    d = cur[i] - 1
-                    if left[d] > 0:
-                        left[d] -= 1
-                    else:
-                        cur[i] = dice[g, t, j, i]
+    g = np.arange(games)
+    mask = np.zeros(games, dtype=np.int64)
+    u = np.zeros(games, dtype=np.int64)
+    flag = np.zeros(games, dtype=np.int64)
+    total = np.zeros(games, dtype=np.int64)
+    for t in range(13):
+        one, two = solver.keep_values(np.stack([mask, u, flag], axis=1))
+        cur = dice[:, t, 0].copy()
+        rolling = np.ones(games, dtype=bool)
+        for j in (1, 2):
             r = _roll_index(cur)
-            wb, wimm, wu, wf, wv = _write(mask, u, flag, r, V, threshold, upper_bonus,
-                                          joker, extra_bonus, fmatters)
-            total += wimm
-            mask |= 1 << wb
-            u = wu
-            flag = wf
-        scores[g] = total
-    return scores
+            K = two if j == 1 else one
+            cand = SUBS[r]
+            vals = np.where(cand >= 0, K[np.maximum(cand, 0), g[:, None]], -np.inf)
+            pick = np.argmax(vals, axis=1)          # the first of equal best, as a loop would
+            bv = vals[g, pick]
+            bh = cand[g, pick]
+            wv = _write(rs, V, mask, u, flag, r, fmatters)[4]
+            rolling &= bv > wv
+            # hold multiset bh: keep the leftmost matching dice, reroll the rest
+            left = MS_COUNTS[np.maximum(bh, 0)].copy()
+            for i in range(5):
+                d = cur[:, i] - 1
+                keep = left[g, d] > 0
+                left[g, d] -= keep
+                cur[:, i] = np.where(rolling & ~keep, dice[:, t, j, i], cur[:, i])
+        r = _roll_index(cur)
+        wb, wimm, wu, wf, _ = _write(rs, V, mask, u, flag, r, fmatters)
+        total += wimm
+        mask |= 1 << wb
+        u, flag = wu, wf
+    return total
 
 
 def draw_dice(games: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(1, 7, size=(games, 13, 3, 5), dtype=np.int64)
 
 
-def run_sim(advisor, games: int, seed: int) -> np.ndarray:
+def run_sim(advisor, games: int, seed: int, batch: int = 4096) -> np.ndarray:
     rs = advisor.ruleset
-    return simulate(advisor.values, draw_dice(games, seed), rs.upper_threshold, rs.upper_bonus,
-                    rs.joker, rs.extra_bonus, flag_matters(rs))
+    V = advisor.values
+    solver = _Solver(rs, V, batch)
+    dice = draw_dice(games, seed)
+    return np.concatenate([_simulate_batch(rs, V, solver, dice[i:i + batch], flag_matters(rs))
+                           for i in range(0, games, batch)])
 
 
 def main(argv=None) -> int:

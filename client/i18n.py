@@ -1,6 +1,6 @@
 """Six-language localisation layer for the Bonanza client.
 
-Pure Python + babel (no pygame).  Catalogues are gettext ``.po`` files in the
+Pure Python (no pygame).  Catalogues are gettext ``.po`` files in the
 ``lang`` package with *symbolic* msgids (``menu.solo``); ``en.po`` holds the
 English text.  Placeholders use ``str.format`` syntax (``{name}``).
 
@@ -30,7 +30,7 @@ __all__ = [
     "LANGUAGES", "DEFAULT_LANGUAGE", "Translator", "language_name", "normalize_language",
     "choose_language", "system_locales", "get_translator", "set_language", "current_language",
     "t", "tn", "rules_text", "all_keys", "plural_keys", "placeholders", "plural_index",
-    "lang_dir", "catalogue_path", "rules_path",
+    "lang_dir", "catalogue_path", "rules_path", "read_po", "format_decimal",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
@@ -229,28 +229,115 @@ def _parse_plural_forms(header: str) -> tuple[int, str]:
     return nplurals, expr
 
 
-def _load(code: str) -> _Catalogue:
-    from babel.messages.pofile import read_po
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
 
-    path = catalogue_path(code)
-    with open(path, "rb") as fh:
-        cat = read_po(fh, abort_invalid=False)
+
+def _unquote(text: str, where: str) -> str:
+    """The content of one PO string literal ``"..."`` with its C escapes."""
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        raise ValueError(f"{where}: expected a quoted string")
+    out, i, body = [], 0, text[1:-1]
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            out.append(_ESCAPES.get(body[i + 1], body[i + 1]))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def read_po(path: Path) -> list[tuple[str, str | None, dict[int, str]]]:
+    """The entries of a gettext catalogue: (msgid, msgid_plural, {form: msgstr}).
+
+    Reads what our catalogues use (comments, msgid, msgid_plural, msgstr,
+    msgstr[n], continued strings); a line it does not understand is an error
+    naming the file and line, never a silently missing text.
+    """
+    entries: list[tuple[str, str | None, dict[int, str]]] = []
+    cur: dict | None = None
+    field: tuple | None = None
+
+    def flush() -> None:
+        if cur is not None and "msgid" in cur:
+            entries.append((cur["msgid"], cur.get("plural"), cur["str"]))
+
+    with open(path, encoding="utf-8") as fh:
+        for n, raw in enumerate(fh, 1):
+            line = raw.strip()
+            where = f"{path.name}:{n}"
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith('"'):
+                if cur is None or field is None:
+                    raise ValueError(f"{where}: a continued string outside an entry")
+                if field[0] == "str":
+                    cur["str"][field[1]] += _unquote(line, where)
+                else:
+                    cur[field[0]] += _unquote(line, where)
+                continue
+            keyword, _, rest = line.partition(" ")
+            rest = rest.strip()
+            if keyword == "msgid":
+                flush()
+                cur, field = {"msgid": _unquote(rest, where), "str": {}}, ("msgid",)
+            elif cur is None:
+                raise ValueError(f"{where}: {keyword} before any msgid")
+            elif keyword == "msgid_plural":
+                cur["plural"], field = _unquote(rest, where), ("plural",)
+            elif keyword == "msgstr":
+                cur["str"][0], field = _unquote(rest, where), ("str", 0)
+            elif keyword.startswith("msgstr[") and keyword.endswith("]") \
+                    and keyword[7:-1].isdigit():
+                form = int(keyword[7:-1])
+                cur["str"][form], field = _unquote(rest, where), ("str", form)
+            else:
+                raise ValueError(f"{where}: unknown keyword {keyword!r}")
+    flush()
+    return entries
+
+
+def _load(code: str) -> _Catalogue:
+    entries = read_po(catalogue_path(code))
     plural_header = ""
-    for name, value in cat.mime_headers:
-        if name.lower() == "plural-forms":
-            plural_header = value
+    for msgid, _plural, forms in entries:
+        if msgid == "":
+            for header in forms.get(0, "").splitlines():
+                name, _, value = header.partition(":")
+                if name.strip().lower() == "plural-forms":
+                    plural_header = value.strip()
     nplurals, expr = _parse_plural_forms(plural_header)
     messages: dict[str, str] = {}
     plurals: dict[str, tuple[str, ...]] = {}
-    for msg in cat:
-        if not msg.id:
+    for msgid, plural, forms in entries:
+        if not msgid:
             continue  # header
-        if isinstance(msg.id, (tuple, list)):
-            forms = tuple(msg.string) if isinstance(msg.string, (tuple, list)) else (msg.string,)
-            plurals[msg.id[0]] = tuple(f or "" for f in forms)
+        if plural is not None:
+            plurals[msgid] = tuple(forms.get(i, "") for i in range(max(forms, default=0) + 1))
         else:
-            messages[msg.id] = msg.string or ""
+            messages[msgid] = forms.get(0, "")
     return _Catalogue(code, messages, plurals, nplurals, expr)
+
+
+# Decimal and grouping marks per language (CLDR), for the few figures we show with
+# a decimal: ``201.5`` / ``201,5``; Spanish groups only from five digits on.
+_NUMBER_MARKS = {"en": (".", ",", 4), "es": (",", ".", 5), "fr": (",", "\u202f", 4),
+                 "nl": (",", ".", 4), "pt-BR": (",", ".", 4), "pt-PT": (",", "\u00a0", 4)}
+
+
+def format_decimal(value: float, code: str | None = None) -> str:
+    """``value`` with at most one decimal, in the language's marks (``1,234.5``)."""
+    dec, group, min_digits = _NUMBER_MARKS.get(code or current_language(), _NUMBER_MARKS["en"])
+    text = f"{abs(value):.1f}".rstrip("0").rstrip(".")
+    whole, _, frac = text.partition(".")
+    if len(whole) >= min_digits:
+        parts = []
+        while len(whole) > 3:
+            whole, parts = whole[:-3], [whole[-3:]] + parts
+        whole = group.join([whole] + parts)
+    sign = "-" if value < 0 and text != "0" else ""
+    return sign + whole + (dec + frac if frac else "")
 
 
 def _catalogue(code: str) -> _Catalogue:

@@ -3,36 +3,37 @@
 A state is (filled boxes as a 13-bit mask, upper total capped at the
 threshold, whether the Bonanza box holds 50).  ``V[mask, upper, flag]`` is the
 expected score still to come from the start of a turn in that state.  Layers
-(number of filled boxes) are solved from 12 down to 0; within a layer every
-state only reads the layer above, so a layer is split over worker threads that
-run a numba kernel without the GIL.  Every state is computed by the same
-sequence of float64 operations (fixed summation order), so the table is
-identical run to run and for any number of workers.
+(number of filled boxes) are solved from 12 down to 0; a layer's states only
+read the layer above, so a layer is solved in chunks of states at once with
+numpy (which does the work in C and releases the GIL, so chunks run on worker
+threads).
 
-Per state the kernel computes, for the 252 rolls, the best box value ``E0``;
-then keep values ``K`` by adding one die at a time (``K[k] = mean_f K[k+f]``);
-then the best keep of every roll ``E1[r] = max_{k <= r} K[k]`` over the
-multiset lattice; twice; the turn start value is the empty keep's value.
+Per chunk, arrays hold one column per state and one row per dice multiset
+(``buf[k, s]``).  For all states at once: the best box value ``E0`` of each of
+the 252 rolls; then keep values ``K[k] = mean_f K[k+f]`` filled in one die
+less at a time by row gathers over the keep lattice (children summed in face
+order, then / 6); then the best keep of every roll ``E1[r] = max_{k <= r} K[k]``
+as a max over the one-die-smaller parents, size by size; twice; the turn start
+value is the empty keep's value.  Every state's value is made by the same
+float64 operations in the same order as ``core.advisor``'s per-state queries
+(maxima are exact in any order), so the table is identical run to run, for any
+chunk size and any number of workers, and queries agree with it bit for bit.
 """
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
 
 from .advisor_tables import (BONANZA_BOX, CHILDREN, COUNTS, FACE, FIRST_ROLL, FULL_MASK,
-                             IS_YACHT, JOKER_POINTS, NUM_MULTISETS, NUM_ROLLS, PARENTS,
-                             POINTS, no_bonus_floor, upper_reachable)
-from .rules import NUM_BOXES, Ruleset
+                             IS_YACHT, JOKER_POINTS, MULTISETS, NUM_MULTISETS, NUM_ROLLS,
+                             PARENTS, POINTS, SIZE_START, no_bonus_floor, upper_reachable)
+from .rules import BONANZA_POINTS, MAX_ROLLS, NUM_BOXES, NUM_DICE, Ruleset
 
-try:  # numba is the compiled kernel library; without it a slow numpy path builds
-    import numba
-    from numba import njit
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - exercised only without numba
-    HAVE_NUMBA = False
+CHUNK = 512  # states per chunk: a chunk's working arrays stay near the CPU caches
 
 
 def flag_matters(ruleset: Ruleset) -> bool:
@@ -41,22 +42,28 @@ def flag_matters(ruleset: Ruleset) -> bool:
 
 def layer_states(ruleset: Ruleset) -> list[np.ndarray]:
     """States to compute per layer (index = filled count), as int32 rows
-    (mask, upper, flag).  Upper totals that can no longer reach the threshold
-    are represented by one state at the floor (see ``no_bonus_floor``)."""
+    (mask, upper, flag) ordered by mask, upper, flag.  Upper totals that can
+    no longer reach the threshold are represented by one state at the floor
+    (see ``no_bonus_floor``)."""
     t = ruleset.upper_threshold
-    reach = upper_reachable(t)
-    fm = flag_matters(ruleset)
-    layers: list[list[tuple[int, int, int]]] = [[] for _ in range(NUM_BOXES + 1)]
-    for mask in range(FULL_MASK + 1):
-        um = mask & 63
-        lo = no_bonus_floor(um, t)
-        us = sorted({max(u, lo) for u in np.flatnonzero(reach[um]).tolist()})
-        flags = (0, 1) if fm and mask >> BONANZA_BOX & 1 else (0,)
-        n = bin(mask).count("1")
-        for u in us:
-            for fl in flags:
-                layers[n].append((mask, u, fl))
-    return [np.array(l, dtype=np.int32).reshape(-1, 3) for l in layers]
+    masks = np.arange(FULL_MASK + 1)
+    reach = upper_reachable(t)[masks & 63]                               # [mask, u]
+    lo = np.array([no_bonus_floor(um, t) for um in range(64)])[masks & 63][:, None]
+    us = np.arange(t + 1)[None, :]
+    below = np.cumsum(reach, axis=1) > 0                                 # some total <= u
+    keep = np.where(us > lo, reach, (us == lo) & below)
+    mk, uk = np.nonzero(keep)
+    if flag_matters(ruleset):
+        two = (mk >> BONANZA_BOX & 1).astype(bool)
+        rep = np.where(two, 2, 1)
+        mk, uk = np.repeat(mk, rep), np.repeat(uk, rep)
+        fl = np.zeros(len(mk), dtype=np.int64)
+        fl[np.cumsum(rep)[two] - 1] = 1
+    else:
+        fl = np.zeros(len(mk), dtype=np.int64)
+    rows = np.stack([mk, uk, fl], axis=1).astype(np.int32)
+    count = np.array([bin(m).count("1") for m in range(FULL_MASK + 1)])[mk]
+    return [rows[count == n] for n in range(NUM_BOXES + 1)]
 
 
 def fill_floor(values: np.ndarray, states: np.ndarray, threshold: int) -> None:
@@ -67,135 +74,265 @@ def fill_floor(values: np.ndarray, states: np.ndarray, threshold: int) -> None:
             values[mask, :lo, :] = values[mask, lo:lo + 1, :]
 
 
-if HAVE_NUMBA:
-    @njit(cache=True, nogil=True)
-    def _keep_chain(K, children):
-        # K[FIRST_ROLL:] holds roll values; fill all smaller keeps, largest first.
-        for k in range(FIRST_ROLL - 1, -1, -1):
-            s = K[children[k, 0]]
-            s += K[children[k, 1]]
-            s += K[children[k, 2]]
-            s += K[children[k, 3]]
-            s += K[children[k, 4]]
-            s += K[children[k, 5]]
-            K[k] = s / 6.0
+# ---------------------------------------------------------------- fixed index tables
+# Rows of a chunk's arrays are the 462 multisets by size, and within a size by
+# number of distinct faces (most first), so a multiset's j-th parent exists on
+# a prefix of its size's rows; row _PAD holds -inf.  Row 0 is the empty keep.
+_DISTINCT = [len(set(ms)) for ms in MULTISETS]
+_ORDER = np.array(sorted(range(NUM_MULTISETS),
+                         key=lambda k: (len(MULTISETS[k]), -_DISTINCT[k], k)), dtype=np.intp)
+_ROW = np.empty(NUM_MULTISETS, dtype=np.intp)
+_ROW[_ORDER] = np.arange(NUM_MULTISETS)
+_PAD = NUM_MULTISETS
+_ROLL_OF = _ORDER[FIRST_ROLL:] - FIRST_ROLL       # roll number of each roll row
+_ROLL_ROWS = slice(FIRST_ROLL, NUM_MULTISETS)
 
-    @njit(cache=True, nogil=True)
-    def _best_keep(K, M, parents, E):
-        # M[k] = max over sub-multisets of k of K; E[r] = M[roll r].
-        M[0] = K[0]
-        for k in range(1, NUM_MULTISETS):
-            m = K[k]
-            for j in range(5):
-                p = parents[k, j]
-                if p < 0:
-                    break
-                if M[p] > m:
-                    m = M[p]
-            M[k] = m
-        for r in range(NUM_ROLLS):
-            E[r] = M[FIRST_ROLL + r]
+# Keep chain, per size s (0..4): rows of the size-s keeps' children, face-major.
+_CHILD_IDX = [np.ascontiguousarray(_ROW[CHILDREN[_ORDER[SIZE_START[s]:SIZE_START[s + 1]]]].T)
+              .ravel() for s in range(NUM_DICE)]
+# Best keep, per size s (1..5): per parent slot j, how many rows have one, and
+# the parents' rows, slot-major.
+_PARENT_COUNT: list[list[int]] = []
+_PARENT_IDX: list[np.ndarray] = []
+for _s in range(1, NUM_DICE + 1):
+    _ms = _ORDER[SIZE_START[_s]:SIZE_START[_s + 1]]
+    _cnt = [int(sum(1 for k in _ms if _DISTINCT[k] > j)) for j in range(_s)]
+    _PARENT_COUNT.append([c for c in _cnt if c])
+    _PARENT_IDX.append(np.concatenate([_ROW[PARENTS[_ms[:c], j]]
+                                       for j, c in enumerate(_cnt) if c]))
 
-    @njit(cache=True, nogil=True)
-    def _box_values(mask, u, flag, V, E0, counts, points, jpoints, is_yacht, face,
-                    threshold, upper_bonus, joker, extra_bonus, fmatters):
-        vup = np.empty((6, 6))
-        bup = np.zeros((6, 6), dtype=np.int64)
-        vlow = np.zeros(13)
-        free_upper = 0
-        free_lower = 0
-        for f in range(6):
-            if not (mask >> f) & 1:
-                free_upper += 1
-                nm = mask | (1 << f)
-                for c in range(6):
-                    nu = u + c * (f + 1)
-                    if nu >= threshold:
-                        nu = threshold
-                        if u < threshold:
-                            bup[f, c] = upper_bonus
-                    vup[f, c] = V[nm, nu, flag]
-        vbon0 = 0.0
-        vbon1 = 0.0
-        for b in range(6, 13):
-            if not (mask >> b) & 1:
-                free_lower += 1
-                nm = mask | (1 << b)
-                if b == BONANZA_BOX:
-                    vbon0 = V[nm, u, 0]
-                    vbon1 = V[nm, u, 1 if fmatters else 0]
-                else:
-                    vlow[b] = V[nm, u, flag]
-        joker_on = joker and ((mask >> BONANZA_BOX) & 1) == 1
-        extra = extra_bonus if flag == 1 else 0
-        for r in range(NUM_ROLLS):
-            best = -1.0e300
-            if joker_on and is_yacht[r]:
-                f = face[r] - 1
-                if not (mask >> f) & 1:
-                    best = float(5 * (f + 1) + bup[f, 5] + extra) + vup[f, 5]
-                elif free_lower > 0:
-                    for b in range(6, 13):
-                        if not (mask >> b) & 1:
-                            v = float(jpoints[r, b] + extra) + vlow[b]
-                            if v > best:
-                                best = v
-                else:
-                    for g in range(6):
-                        if not (mask >> g) & 1:
-                            v = float(0 + bup[g, 0] + extra) + vup[g, 0]
-                            if v > best:
-                                best = v
-            else:
-                for f in range(6):
-                    if not (mask >> f) & 1:
-                        c = counts[r, f]
-                        v = float(c * (f + 1) + bup[f, c]) + vup[f, c]
-                        if v > best:
-                            best = v
-                for b in range(6, 13):
-                    if not (mask >> b) & 1:
-                        p = points[r, b]
-                        if b == BONANZA_BOX:
-                            v = float(p) + (vbon1 if p == 50 else vbon0)
-                        else:
-                            v = float(p) + vlow[b]
-                        if v > best:
-                            best = v
-            E0[r] = best
-
-    @njit(cache=True, nogil=True)
-    def _layer_kernel(states, start, stop, V, counts, points, jpoints, is_yacht, face,
-                      children, parents, threshold, upper_bonus, joker, extra_bonus,
-                      fmatters):
-        K = np.empty(NUM_MULTISETS)
-        M = np.empty(NUM_MULTISETS)
-        E = np.empty(NUM_ROLLS)
-        for i in range(start, stop):
-            mask = states[i, 0]
-            u = states[i, 1]
-            flag = states[i, 2]
-            _box_values(mask, u, flag, V, E, counts, points, jpoints, is_yacht, face,
-                        threshold, upper_bonus, joker, extra_bonus, fmatters)
-            for step in range(2):
-                K[FIRST_ROLL:] = E
-                _keep_chain(K, children)
-                _best_keep(K, M, parents, E)
-            K[FIRST_ROLL:] = E
-            _keep_chain(K, children)
-            V[mask, u, flag] = K[0]
+# Box values, per roll row.  Upper boxes: faces in pairs (0,1), (2,3), (4,5);
+# a pair's table holds max(value of face a with count i, face b with count j)
+# at row 36 * pair + 6 * i + j.
+_RCOUNTS = COUNTS[_ROLL_OF]
+_PAIR_ROW = [(36 * p + 6 * _RCOUNTS[:, 2 * p] + _RCOUNTS[:, 2 * p + 1]).astype(np.intp)
+             for p in range(3)]
+# Lower boxes: a box that scores 0 is worth its future exactly, and adding the
+# futures of the boxes that do score is harmless (their points are >= 0), so
+# a roll's best lower value is the max of a "scratch" row (best future of all
+# free lower boxes) and of "points + future" rows of the boxes that score.
+# Yacht rolls put 50 in the Bonanza box (future: flag set), so their scratch
+# row leaves the Bonanza box out.  Rolls with the same lower points share a
+# signature row.
+_LOWER = [b for b in range(6, NUM_BOXES) if b != BONANZA_BOX]
+_RPOINTS = POINTS[_ROLL_OF]
+_RYACHT = IS_YACHT[_ROLL_OF]
+_A_BOX: list[int] = []           # per points row: lower box (index into the futures, 7 = flag)
+_A_PTS: list[int] = []
+_A_AT: dict[tuple[int, int], int] = {}
+for _b in _LOWER:
+    for _v in sorted(set(_RPOINTS[:, _b].tolist()) - {0}):
+        _A_AT[_b, _v] = len(_A_BOX)
+        _A_BOX.append(_b - 6)
+        _A_PTS.append(_v)
+_A_AT[BONANZA_BOX, BONANZA_POINTS] = len(_A_BOX)
+_A_BOX.append(7)
+_A_PTS.append(BONANZA_POINTS)
+_A_SCR = len(_A_BOX)             # scratch row, all free lower boxes
+_A_SCR_NB = _A_SCR + 1           # scratch row without the Bonanza box (yacht rolls)
+_A_ROWS = _A_SCR_NB + 1
+_A_BOX_IDX = np.array(_A_BOX, dtype=np.intp)
+_A_PTS_COL = np.array(_A_PTS, dtype=np.float64)[:, None]
+_sigs: dict[tuple, int] = {}
+_SIG_OF = np.empty(NUM_ROLLS, dtype=np.intp)
+for _j in range(NUM_ROLLS):
+    _key = (bool(_RYACHT[_j]),) + tuple(_RPOINTS[_j, 6:].tolist())
+    _SIG_OF[_j] = _sigs.setdefault(_key, len(_sigs))
+_SIG_SLOTS = 1 + max(sum(1 for v in k[1:] if v) for k in _sigs)
+_slots = np.empty((_SIG_SLOTS, len(_sigs)), dtype=np.intp)
+for _key, _i in _sigs.items():
+    _rows = [_A_SCR_NB if _key[0] else _A_SCR]
+    _rows += [_A_AT[b, v] for b, v in zip(range(6, NUM_BOXES), _key[1:]) if v]
+    _slots[:, _i] = _rows + [_rows[0]] * (_SIG_SLOTS - len(_rows))
+_SIG_IDX = _slots.ravel()
+_NSIG = len(_sigs)
+# Joker: the yacht roll rows and their faces (0-based), joker points per lower box.
+_Y_ROWS = np.flatnonzero(_RYACHT)
+_Y_FACE = FACE[_ROLL_OF[_Y_ROWS]] - 1
+_Y_JOKER = JOKER_POINTS[_ROLL_OF[_Y_ROWS]][:, _LOWER].astype(np.int64)[:, :, None]
+_BOX_BITS = (1 << np.arange(NUM_BOXES, dtype=np.int64))[:, None]
+# Scratch rows inside the gather buffer while box values are made.
+_W_TMP = 0
+_W_PAIR = _W_TMP + NUM_ROLLS
+_W_A = _W_PAIR + 108
+_W_SLOT = _W_A + _A_ROWS
+_W_SIG = _W_SLOT + _SIG_SLOTS * _NSIG
+_G_ROWS = max([len(i) for i in _CHILD_IDX + _PARENT_IDX] + [_W_SIG + _NSIG])
 
 
-def _numpy_layer(states, start, stop, V, ruleset: Ruleset) -> None:
-    """Slow reference path (no numba): the advisor's per-state numpy code."""
-    from .advisor import turn_start_value
-    for i in range(start, stop):
-        mask, u, flag = (int(x) for x in states[i])
-        V[mask, u, flag] = turn_start_value(ruleset, V, mask, u, flag)
+class _Buffers:
+    """One worker's scratch memory for chunks of up to ``size`` states; the
+    views for any smaller chunk are C-contiguous too."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.k = np.empty((NUM_MULTISETS + 1) * size)
+        self.g = np.empty(_G_ROWS * size)
+
+    def views(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        return (self.k[:(NUM_MULTISETS + 1) * n].reshape(NUM_MULTISETS + 1, n),
+                self.g[:_G_ROWS * n].reshape(_G_ROWS, n))
+
+
+class _Solver:
+    """Solves chunks of a layer's states against the table (one per build)."""
+
+    def __init__(self, ruleset: Ruleset, V: np.ndarray, chunk: int):
+        self.rs = ruleset
+        self.V = V
+        self.flat = V.reshape(-1)
+        self.t1 = V.shape[1]
+        self.chunk = chunk
+        self.fm = flag_matters(ruleset)
+        self._local = threading.local()
+        # Upper boxes by (face, count) and current upper total: the new total's
+        # table offset (2 * capped total) and the points plus bonus.
+        t = ruleset.upper_threshold
+        u = np.arange(t + 1)[None, None, :]
+        raw = u + np.arange(NUM_DICE + 1)[None, :, None] * np.arange(1, 7)[:, None, None]
+        imm = raw - u + ruleset.upper_bonus * ((raw >= t) & (u < t))
+        self.up_off = (2 * np.minimum(raw, t)).reshape(36, t + 1)       # [face*6+count, u]
+        self.up_imm = imm.reshape(36, t + 1).astype(np.float64)
+        self.y_raw = (u[0, 0] + 5 * (_Y_FACE[:, None] + 1))             # [yacht, u]
+        self.y_off = 2 * np.minimum(self.y_raw, t)
+        self.y_imm = 5 * (_Y_FACE[:, None] + 1) + ruleset.upper_bonus * (
+            (self.y_raw >= t) & (u[0, 0] < t))
+
+    def _buffers(self, n: int) -> _Buffers:
+        bufs = getattr(self._local, "bufs", None)
+        if bufs is None or bufs.size < n:
+            bufs = self._local.bufs = _Buffers(max(n, self.chunk))
+        return bufs
+
+    # -- one chunk
+    def solve(self, states: np.ndarray) -> None:
+        K, G = self._buffers(len(states)).views(len(states))
+        m = states[:, 0].astype(np.int64)
+        u = states[:, 1].astype(np.int64)
+        fl = states[:, 2].astype(np.int64)
+        self._box_values(m, u, fl, K[_ROLL_ROWS], G)
+        K[_PAD] = -np.inf
+        for _ in range(MAX_ROLLS - 1):
+            self._keep_chain(K, G)
+            self._best_keep(K, G)
+        self._keep_chain(K, G)
+        self.flat[(m * self.t1 + u) * 2 + fl] = K[0]
+
+    def keep_values(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per state (column): the value of every keep (fewer than five dice, rows in
+        ``MULTISETS`` order) with one roll left and with two rolls left.  Reads the
+        table, writes nothing; the bench simulator plays from these."""
+        K, G = self._buffers(len(states)).views(len(states))
+        m = states[:, 0].astype(np.int64)
+        u = states[:, 1].astype(np.int64)
+        fl = states[:, 2].astype(np.int64)
+        self._box_values(m, u, fl, K[_ROLL_ROWS], G)
+        K[_PAD] = -np.inf
+        rows = _ROW[:FIRST_ROLL]
+        self._keep_chain(K, G)
+        one = K[rows].copy()
+        self._best_keep(K, G)
+        self._keep_chain(K, G)
+        return one, K[rows].copy()
+
+    @staticmethod
+    def _keep_chain(K: np.ndarray, G: np.ndarray) -> None:
+        """K[k] = (K[k+1] + K[k+2] + ... + K[k+6]) / 6, one die less at a time."""
+        for s in range(NUM_DICE - 1, -1, -1):
+            a, b = SIZE_START[s], SIZE_START[s + 1]
+            n = b - a
+            g = G[:6 * n]
+            np.take(K, _CHILD_IDX[s], axis=0, out=g, mode="clip")
+            out = K[a:b]
+            np.add(g[:n], g[n:2 * n], out=out)
+            for j in range(2, 6):
+                np.add(out, g[j * n:(j + 1) * n], out=out)
+            np.divide(out, 6.0, out=out)
+
+    @staticmethod
+    def _best_keep(K: np.ndarray, G: np.ndarray) -> None:
+        """K[k] = max(K[k], K[parents of k]) for sizes 1..5: the best sub-keep."""
+        for s in range(1, NUM_DICE + 1):
+            a = SIZE_START[s]
+            idx = _PARENT_IDX[s - 1]
+            g = G[:len(idx)]
+            np.take(K, idx, axis=0, out=g, mode="clip")
+            off = 0
+            for c in _PARENT_COUNT[s - 1]:
+                out = K[a:a + c]
+                np.maximum(out, g[off:off + c], out=out)
+                off += c
+
+    def _box_values(self, m, u, fl, E: np.ndarray, G: np.ndarray) -> None:
+        """E[r, s]: best (box + bonuses + future) of roll row r in state s."""
+        flat = self.flat
+        n = len(m)
+        filled = (m[None, :] & _BOX_BITS) != 0                              # [13, n]
+        base = ((m[None, :] | _BOX_BITS) * self.t1) * 2 + fl[None, :]        # [13, n]
+        # Upper boxes: per (face, count) points + bonus + future, -inf if filled.
+        vg = flat[base[:6, None, :] + np.take(self.up_off, u, axis=1).reshape(6, 6, n)]
+        vup = np.take(self.up_imm, u, axis=1).reshape(6, 6, n)
+        vup += vg
+        np.copyto(vup, -np.inf, where=filled[:6, None, :])
+        pair = G[_W_PAIR:_W_PAIR + 108].reshape(3, 6, 6, n)
+        for p in range(3):
+            np.maximum(vup[2 * p][:, None, :], vup[2 * p + 1][None, :, :], out=pair[p])
+        pair = G[_W_PAIR:_W_PAIR + 108]
+        tmp = G[_W_TMP:_W_TMP + NUM_ROLLS]
+        np.take(pair, _PAIR_ROW[0], axis=0, out=E, mode="clip")
+        for p in (1, 2):
+            np.take(pair, _PAIR_ROW[p], axis=0, out=tmp, mode="clip")
+            np.maximum(E, tmp, out=E)
+        # Lower boxes: futures (-inf if filled), then the signature rows.
+        fut = np.empty((8, n))
+        np.take(flat, base[6:] + 2 * u, out=fut[:7])                         # flag fl
+        fut[:7][filled[6:]] = -np.inf
+        if self.fm:  # a Bonanza of 50 lets later extra bonuses count
+            fut[7] = flat[base[BONANZA_BOX] - fl + 2 * u + 1]
+            fut[7][filled[BONANZA_BOX]] = -np.inf
+        else:
+            fut[7] = fut[BONANZA_BOX - 6]
+        A = G[_W_A:_W_A + _A_ROWS]
+        np.take(fut, _A_BOX_IDX, axis=0, out=A[:_A_SCR], mode="clip")
+        np.add(A[:_A_SCR], _A_PTS_COL, out=A[:_A_SCR])
+        np.max(fut[:7], axis=0, out=A[_A_SCR])
+        np.maximum(fut[:BONANZA_BOX - 6].max(axis=0), fut[BONANZA_BOX - 5:7].max(axis=0),
+                   out=A[_A_SCR_NB])
+        slot = G[_W_SLOT:_W_SLOT + _SIG_SLOTS * _NSIG]
+        np.take(A, _SIG_IDX, axis=0, out=slot, mode="clip")
+        sig = G[_W_SIG:_W_SIG + _NSIG]
+        np.maximum(slot[:_NSIG], slot[_NSIG:2 * _NSIG], out=sig)
+        for j in range(2, _SIG_SLOTS):
+            np.maximum(sig, slot[j * _NSIG:(j + 1) * _NSIG], out=sig)
+        np.take(sig, _SIG_OF, axis=0, out=tmp, mode="clip")
+        np.maximum(E, tmp, out=E)
+        if self.rs.joker:
+            self._joker(m, u, fl, E, filled, base, vup, fut)
+
+    def _joker(self, m, u, fl, E, filled, base, vup, fut) -> None:
+        """Yacht rolls once the Bonanza box is filled: the joker rules."""
+        on = filled[BONANZA_BOX]
+        if not on.any():
+            return
+        rs = self.rs
+        extra = rs.extra_bonus * (fl == 1)
+        # The matching upper box when free.
+        up = (np.take(self.y_imm, u, axis=1) + extra).astype(np.float64)
+        up += self.flat[base[_Y_FACE] + np.take(self.y_off, u, axis=1)]
+        # Else any free lower box at joker points.
+        low = ((_Y_JOKER + extra).astype(np.float64) + fut[_LOWER_FUT][None]).max(axis=1)
+        # Else a zero in any free upper box (vup[f, 0] is that box's future).
+        scr = (extra.astype(np.float64) + vup[:, 0, :]).max(axis=0)
+        lower_free = ~filled[6:].all(axis=0)
+        val = np.where(~filled[_Y_FACE], up, np.where(lower_free, low, scr))
+        E[_Y_ROWS] = np.where(on, val, E[_Y_ROWS])
+
+
+_LOWER_FUT = np.array([b - 6 for b in _LOWER], dtype=np.intp)
 
 
 def build_values(ruleset: Ruleset, progress: Callable[[float], None] | None = None,
-                 workers: int | None = None, use_numba: bool = True) -> np.ndarray:
+                 workers: int | None = None, chunk: int = CHUNK) -> np.ndarray:
     """The value table ``V[mask, upper, flag]`` (float64) of ``ruleset``.
 
     ``progress(fraction)`` is called after every layer (fractions by state
@@ -207,30 +344,22 @@ def build_values(ruleset: Ruleset, progress: Callable[[float], None] | None = No
     total = sum(len(l) for l in layers[:NUM_BOXES])
     done = 0
     workers = workers or os.cpu_count() or 1
-    numba_ok = use_numba and HAVE_NUMBA
-    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 and numba_ok else None
-    args = (COUNTS, POINTS, JOKER_POINTS, IS_YACHT, FACE, CHILDREN, PARENTS, t,
-            ruleset.upper_bonus, ruleset.joker, ruleset.extra_bonus, flag_matters(ruleset))
+    solver = _Solver(ruleset, V, chunk)
+    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
     if progress:
         progress(0.0)
     try:
         for n in range(NUM_BOXES - 1, -1, -1):
             states = layers[n]
-            size = len(states)
-            if not numba_ok:
-                _numpy_layer(states, 0, size, V, ruleset)
-            elif pool is None or size < 256:
-                _layer_kernel(states, 0, size, V, *args)
+            parts = [states[i:i + chunk] for i in range(0, len(states), chunk)]
+            if pool is None or len(parts) == 1:
+                for p in parts:
+                    solver.solve(p)
             else:
-                # Interleaved chunks balance the work; results do not depend on them.
-                nchunks = workers * 8
-                bounds = [size * i // nchunks for i in range(nchunks + 1)]
-                futs = [pool.submit(_layer_kernel, states, bounds[i], bounds[i + 1], V, *args)
-                        for i in range(nchunks)]
-                for fu in futs:
+                for fu in [pool.submit(solver.solve, p) for p in parts]:
                     fu.result()
             fill_floor(V, states, t)
-            done += size
+            done += len(states)
             if progress:
                 progress(done / total)
     finally:

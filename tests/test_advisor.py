@@ -340,3 +340,27 @@ def test_cli_json_lines(advisors, monkeypatch, capsys):
     assert out[0]["boxes"][0]["box"] == "full_house" and out[0]["holds"] == []
     assert "error" in out[1] and "error" in out[2]
     assert out[3] == {"expected": advisors["bonanza"].expected_start()}
+
+
+# ------------------------------------------------------------ against the numba-built table
+def _reference():
+    path = os.path.join(os.path.dirname(__file__), "data", "advisor_reference.json")
+    with open(path) as fh:
+        return json.load(fh)["rulesets"]
+
+
+@pytest.mark.parametrize("name", ["yacht", "bonanza"])
+def test_table_equals_the_numba_built_reference(advisors, name):
+    """Figures stored from the last numba build (tests/data/make_advisor_reference.py):
+    every spot state within 1e-9, and the whole table equal once rounded to 1e-6."""
+    import hashlib
+    ref = _reference()[name]
+    V = advisors[name].values
+    assert V[0, 0, 0] == pytest.approx(ref["start"], abs=1e-9)
+    for m, u, f, value in ref["spots"]:
+        assert V[m, u, f] == pytest.approx(value, abs=1e-9), (m, u, f)
+    layers = layer_states(RULESETS[name])
+    states = np.concatenate([layers[n] for n in range(len(layers) - 2, -1, -1)])
+    assert len(states) == ref["states"]
+    rounded = np.round(V * 1e6).astype(np.int64).tobytes()
+    assert hashlib.sha256(rounded).hexdigest() == ref["table_sha256_round6"]

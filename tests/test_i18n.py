@@ -363,3 +363,32 @@ def test_glyph_check_detects_a_missing_character():
     if not fonts:
         pytest.skip("no .ttf/.otf under assets/fonts/ yet")
     assert _missing_glyphs(fonts[0], ["A", "\u4e2d"]) == ["\u4e2d"]
+
+
+def test_po_reader_reads_continued_strings_plurals_and_escapes(tmp_path):
+    from client.i18n import read_po
+    po = tmp_path / "xx.po"
+    po.write_text('# comment\nmsgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+                  '#. a note\nmsgid "a.key"\nmsgstr "say \\"hi\\"\\n"\n"and more"\n\n'
+                  'msgid "b.key"\nmsgid_plural "b.key"\nmsgstr[0] "{n} die"\nmsgstr[1] "{n} dice"\n',
+                  encoding="utf-8")
+    entries = read_po(po)
+    assert entries[1] == ("a.key", None, {0: 'say "hi"\nand more'})
+    assert entries[2] == ("b.key", "b.key", {0: "{n} die", 1: "{n} dice"})
+
+
+def test_po_reader_names_the_file_and_line_of_a_bad_entry(tmp_path):
+    from client.i18n import read_po
+    po = tmp_path / "xx.po"
+    po.write_text('msgid "a"\nmsgstr "b"\nmsgtxt "c"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"xx\.po:3: unknown keyword 'msgtxt'"):
+        read_po(po)
+
+
+@pytest.mark.parametrize("code, value, text", [
+    ("en", 201.5, "201.5"), ("fr", 201.5, "201,5"), ("en", 82.66, "82.7"), ("nl", 200.0, "200"),
+    ("en", 1234.5, "1,234.5"), ("es", 1234.5, "1234,5"), ("es", 12345.0, "12.345"),
+    ("fr", 1234.0, "1\u202f234"), ("pt-PT", -3.25, "-3,2")])
+def test_averages_are_written_in_the_players_language(code, value, text):
+    from client.i18n import format_decimal
+    assert format_decimal(value, code) == text

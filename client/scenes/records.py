@@ -40,11 +40,8 @@ def format_number(value) -> str:
     """A score average in the player's language (``201.5`` / ``201,5``)."""
     if value is None:
         return "–"
-    try:
-        from babel.numbers import format_decimal
-        return format_decimal(value, format="#,##0.#", locale=lang.current().replace("-", "_"))
-    except Exception:
-        return f"{value:g}"
+    from client.i18n import format_decimal
+    return format_decimal(value, lang.current())
 
 
 def short_seed(seed: str | None) -> str:
