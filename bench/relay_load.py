@@ -292,7 +292,7 @@ def start_relay(bare: bool, data: str, src: Path = ROOT) -> tuple[subprocess.Pop
     if bare:
         cmd = [sys.executable, __file__, "--bare-server"]
     else:
-        cmd = [sys.executable, "-m", "relay.server", "--port", "0", "--data", data,
+        cmd = [sys.executable, "-m", "relay", "--port", "0", "--data", data,
                "--bot-delay", "0", "--max-rate", "10000"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, cwd=str(src))
     line = p.stdout.readline().decode()

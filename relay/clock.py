@@ -1,4 +1,5 @@
-"""Time sources for the turn clock and the daily date: real, or driven by tests."""
+"""The relay's one clock: the turn clock, the daily's date and abandon time, seats'
+``last_seen``, log file names.  Real, or driven by tests (``ManualClock``)."""
 from __future__ import annotations
 
 import asyncio
@@ -18,6 +19,10 @@ class RealClock:
 
     def today(self) -> str:
         return datetime.now(timezone.utc).date().isoformat()
+
+    def stamp(self) -> str:
+        """Now in UTC as ``YYYYMMDD-HHMMSS``, for file names."""
+        return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
 
 
 class _Handle:
@@ -49,6 +54,12 @@ class ManualClock:
 
     def today(self) -> str:
         return self.date
+
+    def stamp(self) -> str:
+        """The date, and the clock's seconds as the time of day."""
+        secs = int(self.t) % 86400
+        return (f"{self.date.replace('-', '')}-"
+                f"{secs // 3600:02d}{secs // 60 % 60:02d}{secs % 60:02d}")
 
     def advance(self, seconds: float) -> int:
         """Move time forward, running due callbacks in order; returns how many ran."""

@@ -349,7 +349,7 @@ def test_relay_connection_thread_wrapper():
 
 def test_command_line_prints_port_and_stops_on_sigterm(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "relay.server", "--port", "0", "--data",
+    p = subprocess.Popen([sys.executable, "-m", "relay", "--port", "0", "--data",
                           str(tmp_path), "--bot-delay", "0"], stdout=subprocess.PIPE, env=env)
     try:
         line = p.stdout.readline().decode()
@@ -397,7 +397,7 @@ def test_command_line_start_up_problems_are_one_line_errors(tmp_path):
     a_file.write_text("")
 
     def relay(*args):
-        return subprocess.run([sys.executable, "-m", "relay.server", *args], env=env,
+        return subprocess.run([sys.executable, "-m", "relay", *args], env=env,
                               capture_output=True, text=True, timeout=30)
 
     bad_data = relay("--port", "0", "--data", str(a_file / "data"))

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from relay.server import FINISHED_KEEP
+from relay.server import DAILY_ABANDON
+from relay.tables import FINISHED_KEEP
 from relay.testing import ManualClock, connect, running_relay, settle
+
+HOUSEKEEPING = 1    # the relay's own housekeeping timer is always pending on its clock
 
 
 def run(coro):
@@ -30,7 +33,7 @@ def test_clock_announcements_every_5_s_then_every_second():
             await b.join(code, "Ben")
             await a.start()
             await a.wait_until(lambda: a.header is not None and b.header is not None)
-            assert clock.pending() == 1                     # one timer for the table
+            assert clock.pending() - HOUSEKEEPING == 1                     # one timer for the table
             first = a.state.active
             mover = a if a.seat == first else b
             _clocks(a), _clocks(b)
@@ -43,7 +46,7 @@ def test_clock_announcements_every_5_s_then_every_second():
             clock.advance(0.5)
             await mover.roll()
             assert mover.clock["remaining"] == 9.5
-            assert clock.pending() == 1
+            assert clock.pending() - HOUSEKEEPING == 1
             for _ in range(9):
                 clock.advance(1)
             await settle(5)
@@ -70,7 +73,7 @@ def test_clock_announcements_every_5_s_then_every_second():
             clock.advance(4)         # the old timer (due at 20 s of the old turn) fires: nothing
             await settle(5)
             assert _clocks(a) == []
-            assert clock.pending() == 1
+            assert clock.pending() - HOUSEKEEPING == 1
             clock.advance(1)
             await settle(5)
             assert _clocks(a) == [25.0]
@@ -91,12 +94,68 @@ def test_no_announcements_for_bots_and_after_the_end():
             await settle(5)
             clock.advance(60)
             await settle(5)
-            assert clock.pending() == 1     # only the finished table's removal is left
+            assert clock.pending() - HOUSEKEEPING == 1     # only the finished table's removal is left
             assert _clocks(a) == []
             code = a.table["code"]
             assert code in relay.tables     # kept a while for late resumes
             clock.advance(FINISHED_KEEP)
             await settle(5)
-            assert clock.pending() == 0 and code not in relay.tables
+            assert clock.pending() - HOUSEKEEPING == 0 and code not in relay.tables
             await a.close()
+    run(main())
+
+
+def test_an_abandoned_daily_is_given_up_on_the_relays_clock():
+    """Nobody connected to a daily attempt for DAILY_ABANDON: it ends as given up, and
+    the leaderboard has it; the manual clock drives all of it, the date and file name too."""
+    async def main():
+        clock = ManualClock(date="2024-05-06")
+        async with running_relay(clock=clock) as relay:
+            a = await connect(relay)
+            await a.daily_play("Ana")
+            await a.roll()
+            await a.close()
+            await settle(5)
+            clock.advance(DAILY_ABANDON - 10)
+            await settle(5)
+            table = next(iter(relay.tables.values()))
+            assert not table.finished
+            clock.advance(20)
+            await settle(5)
+            assert table.finished
+            assert [tuple(g) for g in table.match.state.gave_up] == [(0, "away")]
+            board = relay.daily.leaderboard("2024-05-06")
+            assert [e["name"] for e in board] == ["Ana"]
+            files = [p.name for p in relay.logs_dir.iterdir()]
+            assert len(files) == 1 and files[0].startswith("20240506-")
+    run(main())
+
+
+def test_the_idle_exit_waits_for_no_connection_and_no_game():
+    async def main():
+        clock = ManualClock()
+        async with running_relay(clock=clock) as relay:
+            relay.idle_exit = 120.0
+            a = await connect(relay)
+            clock.advance(300)
+            await settle(3)
+            assert not relay.idle.is_set()           # someone is connected
+            await a.create_table("Ana", 2, 30)
+            await a.start()                          # a game with a bot, then Ana's window dies
+            await a.wait_until(lambda: a.header is not None)
+            await a.close()
+            await settle(5)
+            clock.advance(119)
+            await settle(3)
+            assert not relay.idle.is_set()           # the game still runs (the clock plays)
+            for _ in range(200):                     # until the away seat has given up
+                clock.advance(30)
+                await settle(2)
+                if not any(t.running for t in relay.tables.values()):
+                    break
+            assert not any(t.running for t in relay.tables.values())
+            assert not relay.idle.is_set()
+            clock.advance(121)
+            await settle(3)
+            assert relay.idle.is_set()
     run(main())

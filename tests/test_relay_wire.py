@@ -1,5 +1,5 @@
-"""The relay's fast paths produce exactly the bytes of the plain ones: records encoded
-once, move frames spliced from them, frames parsed however the bytes arrive."""
+"""The fast paths produce exactly the bytes of the plain ones: records encoded once by
+the match's log, move frames spliced from them, frames parsed however the bytes arrive."""
 from __future__ import annotations
 
 import asyncio
@@ -8,11 +8,11 @@ import struct
 
 import msgpack
 
-from core.game import Seat, apply
-from core.log import GameLog, move_record
+from core.game import Seat
+from core.log import GameLog, move_record, parse_log
 from core.match import Match
 from relay.framing import pack_frame
-from relay.server import PackedRecords, append_record, log_bytes, move_frame
+from relay.tables import move_frame
 from relay.testing import connect, running_relay
 
 
@@ -26,41 +26,61 @@ def _frames(data: bytes) -> list[dict]:
 
 
 def test_records_and_move_frames_match_core_and_pack_frame():
+    """A match encodes each record once; the relay frames those bytes; both are exactly
+    what the plain encoders make of the record dicts."""
     m = Match.create("bonanza", [Seat("Ana"), Seat("Bot", "bot", "optimal")], os.urandom(32),
                      mode="table", contributions=[os.urandom(32), None], settings={},
                      meta={"table": "T"})
-    m.log.records = PackedRecords()
     expected = []
-    seen = 0
-    for move in ([{"type": "roll", "seat": m.state.active, "hold": [False] * 5,
-                   "dice": [1, 2, 3, 4, 6], "auto": False}]
-                 + [{"type": "write", "seat": m.state.active, "box": "chance", "auto": True}]):
+    for act in ("roll", "roll", "write"):
         prev = m.log.last_chain
-        state = apply(m.state, move)
-        encoded = append_record(m.log, move, state)
-        m.state = state
-        rec = move_record(state.seq, move, state, prev)
+        if act == "roll":
+            rec, refusal = m.roll([False, True, False, True, False] if m.state.dice else None)
+        else:
+            rec, refusal = m.write("chance", auto=True)
+        assert refusal is None
+        encoded = m.log.encoded[-1]
+        assert rec == move_record(m.state.seq, rec["move"], m.state, prev)
         expected.append(rec)
         assert m.log.records[-1] == rec and m.log.last_chain == rec["chain"]
         assert encoded == msgpack.packb(rec, use_bin_type=True)
-        assert list(m.log.records) == m.log.records[:] == expected and len(m.log.records) == seen + 1
+        assert m.log.records == expected and m.log.records_from(1) == expected[1:]
         for clock in (None, {"seat": 1, "turn": 0, "turn_seconds": 30, "remaining": 12.5}):
             assert move_frame(encoded, clock) == pack_frame({"type": "move", "record": rec,
                                                              "clock": clock})
             for rid in (7, "abc"):
                 assert move_frame(encoded, clock, rid) == pack_frame(
                     {"type": "move", "record": rec, "clock": clock, "rid": rid})
-        seen += 1
-    assert seen == 2
     # core's log writer gives the same bytes as with plain record dicts
     plain = GameLog(m.log.header, list(expected))
-    assert m.log.to_bytes() == plain.to_bytes() == log_bytes(m.log) == log_bytes(plain)
-    m.state = apply(m.state, {"type": "give_up", "seat": m.state.active, "why": "gave_up"})
-    append_record(m.log, {"type": "give_up", "seat": m.state.gave_up[0][0], "why": "gave_up"},
-                  m.state)
+    assert m.log.to_bytes() == plain.to_bytes()
+    assert m.give_up(m.state.active)[1] is None
     m.finish({"table": "T"})
     assert m.state.over and m.log.end is not None
-    assert log_bytes(m.log) == m.log.to_bytes()
+    assert parse_log(m.log.to_bytes()).records == m.log.records
+
+
+def test_an_oversized_frame_gets_its_error_before_the_close():
+    """The relay closes after a too-big frame with the frame's body still unread; it ends
+    its side first and drops the rest, so the error arrives instead of a reset."""
+    async def main():
+        async with running_relay() as relay:
+            for _ in range(10):
+                reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+                writer.write(pack_frame({"type": "hello", "version": 1}))
+                body = b"\x00" * 65537
+                writer.write(struct.pack(">I", len(body)) + body)
+                await writer.drain()
+                got = b""
+                while True:
+                    chunk = await asyncio.wait_for(reader.read(65536), 3)
+                    if not chunk:
+                        break
+                    got += chunk
+                assert [m["type"] for m in _frames(got)] == ["welcome", "error"]
+                assert _frames(got)[1]["code"] == "bad_message"
+                writer.close()
+    asyncio.run(main())
 
 
 def test_frames_split_anywhere_and_pipelined():

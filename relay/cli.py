@@ -1,0 +1,109 @@
+"""``bonanza-relay``: the command line that starts a relay and stops it cleanly."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sqlite3
+import sys
+
+from core.settings import DEFAULT_PORT
+
+from .connection import Limits
+from .server import Relay
+
+
+class StartupError(Exception):
+    """The relay cannot start: a one-line reason for the person who started it."""
+
+
+def default_data_dir() -> str:
+    """``$BONANZA_DATA_DIR/relay`` (as the game's own store), else the user data folder's."""
+    if os.environ.get("BONANZA_DATA_DIR"):
+        return os.path.join(os.environ["BONANZA_DATA_DIR"], "relay")
+    import platformdirs
+    return os.path.join(platformdirs.user_data_dir("bonanza", appauthor=False), "relay")
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return port
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 10 ** 7:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return value
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    limits = Limits()
+    if args.max_rate:
+        limits.rate = limits.burst = args.max_rate
+        limits.kill_burst = 4 * args.max_rate
+    data = args.data or default_data_dir()
+    try:
+        relay = Relay(data, bot_delay=args.bot_delay, limits=limits, idle_exit=args.idle_exit)
+    except (OSError, sqlite3.Error) as e:
+        raise StartupError(f"cannot use the data folder {data}: {getattr(e, 'strerror', None) or e}"
+                           " (choose another with --data)") from None
+    try:
+        port = await relay.start(args.host, args.port)
+    except OSError as e:
+        await relay.close()
+        raise StartupError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}"
+                           " (is another relay using that port? try --port 0)") from None
+    print(f"listening on {args.host}:{port}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
+            signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
+    stopped = loop.create_task(stop.wait())
+    idle = loop.create_task(relay.idle.wait())
+    await asyncio.wait({stopped, idle}, return_when=asyncio.FIRST_COMPLETED)
+    if relay.idle.is_set():
+        print(f"no connection and no game for {args.idle_exit:g} s: stopping", flush=True)
+    for t in (stopped, idle):
+        t.cancel()
+    await relay.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="bonanza-relay", description="Run a Bonanza table relay.")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                   help=f"TCP port, 0 for any free one (default {DEFAULT_PORT})")
+    p.add_argument("--data", default=None, help="folder for finished logs and the daily database")
+    p.add_argument("--bot-delay", type=float, default=0.6,
+                   help="seconds a bot waits before each action (default 0.6)")
+    p.add_argument("--max-rate", type=float, default=None,
+                   help="messages per second allowed per connection (default 30; benchmarks)")
+    p.add_argument("--idle-exit", type=_seconds, default=None, metavar="SECONDS",
+                   help="stop after this long with no connection and no running game "
+                        "(the game window starts its relay with this, so it never lingers)")
+    p.add_argument("--verbose", action="store_true")
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        asyncio.run(_serve(args))
+    except KeyboardInterrupt:
+        pass
+    except StartupError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0

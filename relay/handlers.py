@@ -1,0 +1,304 @@
+"""One function per client message: check the message, then ask the table (and so
+its ``Match``) to act.  A handler raises ``Refuse`` for anything it turns down; the
+dispatcher (``Relay.dispatch``) sends it back as ``error``.  The game's own rules
+are never repeated here: a move's refusal is the one core gives.
+"""
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any, Callable
+
+from core import dice as dice_mod
+from core.game import MAX_SEATS, Refusal, Seat
+from core.match import Match
+from core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_RULESET,
+                           MAX_NAME, MIN_SEATS_TABLE, RULESETS, TURN_SECONDS, SettingError,
+                           clean_name)
+
+from .connection import Conn, Refuse, error_msg
+from .framing import PROTOCOL_VERSION
+from .tables import CODE_ALPHABET, CODE_LENGTH, Slot, Table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .server import Relay
+
+
+# ---------------------------------------------------------------- validation
+def _name(value: Any) -> str:
+    try:
+        return clean_name(value)
+    except SettingError as e:
+        raise Refuse("bad_settings", str(e)) from None
+
+
+def _contribution(value: Any) -> bytes:
+    if not isinstance(value, bytes) or len(value) != dice_mod.SEED_BYTES:
+        raise Refuse("bad_message", "the contribution must be 32 random bytes (msgpack bin)",
+                     close=True)
+    return value
+
+
+def _bots(value: Any, seats: int) -> str | list[str]:
+    """create_table's ``bots``: one policy for every empty seat, or a list, one per bot."""
+    if value is None:
+        return DEFAULT_BOT_POLICY
+    if isinstance(value, str) and value in BOT_POLICIES:
+        return value
+    if (isinstance(value, list) and 1 <= len(value) <= seats - 1
+            and all(isinstance(v, str) and v in BOT_POLICIES for v in value)):
+        return list(value)
+    raise Refuse("bad_settings", f"bots is one of {', '.join(BOT_POLICIES)} or a list of them, "
+                                 f"at most one per seat after the host's")
+
+
+def _refused(refusal: Refusal | None) -> None:
+    if refusal is not None:
+        raise Refuse(refusal.code, refusal.message)
+
+
+def _reply(conn: Conn, msg: dict, rid: Any) -> None:
+    if rid is not None:
+        msg["rid"] = rid
+    conn.send(msg)
+
+
+def _new_code(relay: "Relay") -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code not in relay.tables:
+            return code
+
+
+def _joined(conn: Conn, table: Table, slot: Slot, rid: Any) -> None:
+    _reply(conn, {"type": "joined", "table": table.info(), "seat": slot.index,
+                  "token": slot.token}, rid)
+
+
+def _seated(conn: Conn) -> tuple[Table, Slot]:
+    slot = conn.slot
+    if slot is None:
+        raise Refuse("not_seated", "you are not at a table")
+    return slot.table, slot
+
+
+def _game(conn: Conn, msg: dict, need_seq: bool = True) -> tuple[Table, Slot]:
+    """The caller's started table; with ``need_seq`` the message must name its last move
+    (so a click made on an out-of-date screen is refused, not applied to a newer turn)."""
+    table, slot = _seated(conn)
+    if table.match is None:
+        raise Refuse("not_started", "the game has not started yet")
+    if need_seq or "seq" in msg:
+        seq, last = msg.get("seq"), table.match.state.seq
+        if type(seq) is not int or seq != last:
+            raise Refuse("bad_sequence", f"out of date: the last move is {last}, not {seq!r}")
+    return table, slot
+
+
+# ---------------------------------------------------------------- basic
+def hello(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    if msg.get("version") != PROTOCOL_VERSION or type(msg.get("version")) is not int:
+        raise Refuse("version_mismatch",
+                     f"this relay speaks protocol version {PROTOCOL_VERSION}", close=True)
+    conn.greeted = True
+    # What this relay offers; the client's menus show these rather than its own copy.
+    _reply(conn, {"type": "welcome", "version": PROTOCOL_VERSION, "server": "bonanza-relay",
+                  "limits": relay.limits.to_wire(), "rulesets": list(RULESETS),
+                  "turn_seconds": list(TURN_SECONDS), "bot_policies": list(BOT_POLICIES),
+                  "max_name": MAX_NAME, "seats": [MIN_SEATS_TABLE, MAX_SEATS]}, rid)
+
+
+def ping(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    conn.send({"type": "pong", "rid": rid} if rid is not None else {"type": "pong"})
+
+
+def pong(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    pass
+
+
+# ---------------------------------------------------------------- lobby
+def list_tables(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    tables = [t.info() for t in relay.tables.values()
+              if t.mode == "table" and not t.started and len(t.slots) < t.nseats]
+    _reply(conn, {"type": "tables", "tables": tables}, rid)
+
+
+def create_table(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    relay.free_conn(conn)
+    name = _name(msg.get("name"))
+    seats, secs = msg.get("seats"), msg.get("turn_seconds")
+    ruleset = msg.get("ruleset", DEFAULT_RULESET)
+    if type(seats) is not int or not MIN_SEATS_TABLE <= seats <= MAX_SEATS:
+        raise Refuse("bad_settings", f"a table has {MIN_SEATS_TABLE} to {MAX_SEATS} seats")
+    if type(secs) is not int or secs not in TURN_SECONDS:
+        raise Refuse("bad_settings", "the time per turn is "
+                     + ", ".join(map(str, TURN_SECONDS[:-1])) + f" or {TURN_SECONDS[-1]} seconds")
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
+        raise Refuse("bad_settings", f"the ruleset is one of: {', '.join(RULESETS)}")
+    bots = _bots(msg.get("bots"), seats)
+    contribution = _contribution(msg.get("contribution"))
+    table = Table(relay, _new_code(relay), "table", ruleset, seats, secs,
+                  secrets.token_bytes(dice_mod.SEED_BYTES))
+    table.bots = bots
+    slot = Slot(table, name, "human", contribution)
+    relay.open_table(conn, table, slot)
+    _joined(conn, table, slot, rid)
+
+
+def join(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    relay.free_conn(conn)
+    code = msg.get("code")
+    table = relay.tables.get(code.strip().upper()) if isinstance(code, str) else None
+    if table is None or table.mode != "table":
+        raise Refuse("table_not_found", "no table has this code")
+    if table.started:
+        raise Refuse("already_started", "this table has already started")
+    if len(table.slots) >= table.nseats:
+        raise Refuse("table_full", "this table is full")
+    name = _name(msg.get("name"))
+    if table.name_taken(name):
+        raise Refuse("name_taken", f"someone at this table is already called {name}")
+    contribution = _contribution(msg.get("contribution"))
+    slot = Slot(table, name, "human", contribution)
+    table.slots.append(slot)
+    table.reindex()
+    relay.tokens[slot.token] = slot
+    relay.attach(conn, slot)
+    _joined(conn, table, slot, rid)
+    table.send_each({"type": "table", "table": table.info()})
+
+
+def set_name(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _seated(conn)
+    if table.started:
+        raise Refuse("already_started", "names are fixed once the game has started")
+    name = _name(msg.get("name"))
+    if table.name_taken(name, exclude=slot):
+        raise Refuse("name_taken", f"someone at this table is already called {name}")
+    slot.name = name
+    table.send_each({"type": "table", "table": table.info()}, conn, rid)
+
+
+def leave(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _seated(conn)
+    relay.detach(conn)
+    if not table.started:
+        relay.leave_lobby(table, slot)
+    elif table.running and not table.match.state.has_given_up(slot.index):
+        table.give_up(slot.index, "left")
+    _reply(conn, {"type": "left", "code": table.code}, rid)
+
+
+def start(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _seated(conn)
+    if table.started:
+        raise Refuse("already_started", "the game has already started")
+    if table.host is not slot:
+        raise Refuse("not_host", "only the host can start the game")
+    table.fill_with_bots()
+    seats = [Seat(s.name, s.kind, s.policy) for s in table.slots]
+    match = Match.create(table.ruleset, seats, table.seed, mode="table",
+                         contributions=[s.contribution for s in table.slots],
+                         settings={"turn_seconds": table.turn_seconds},
+                         meta={"table": table.code})
+    table.begin(match, conn, rid)
+
+
+# ---------------------------------------------------------------- the game
+def hold(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _game(conn, msg)
+    _refused(table.hold(slot.index, msg.get("held"), conn, rid))
+
+
+def roll(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _game(conn, msg)
+    # Without ``hold`` the roll keeps what the seat announced (the match remembers it).
+    _refused(table.roll(slot.index, msg["hold"] if "hold" in msg else None, False, conn, rid))
+
+
+def write(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _game(conn, msg)
+    _refused(table.write(slot.index, msg.get("box"), False, conn, rid))
+
+
+def give_up(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _game(conn, msg, need_seq=False)
+    _refused(table.give_up(slot.index, "gave_up", conn, rid))
+
+
+# ---------------------------------------------------------------- resume
+def resume(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    token, seq = msg.get("token"), msg.get("seq", 0)
+    slot = relay.tokens.get(token) if isinstance(token, str) else None
+    if slot is None:
+        raise Refuse("not_seated", "this seat is not known (the game may be long over)")
+    table = slot.table
+    match = table.match
+    if type(seq) is not int or seq < 0 or seq > (match.state.seq if match else 0):
+        raise Refuse("bad_sequence", "the sequence number is not one of this game's")
+    if conn.slot is not None and conn.slot is not slot:
+        relay.free_conn(conn)
+    relay.attach(conn, slot)
+    _reply(conn, {
+        "type": "resumed", "table": table.info(), "seat": slot.index, "token": slot.token,
+        "header": match.log.header if match else None,
+        "records": match.log.records_from(seq) if match else [],
+        "held": table.held, "clock": table.clock_info() if match else None,
+        "end": table.end_msg}, rid)
+    if table.running:
+        table.send_each({"type": "table", "table": table.info()})
+
+
+# ---------------------------------------------------------------- daily
+def daily_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    today = relay.clock.today()
+    daily = relay.daily
+    reply = {"type": "daily_info", "date": today, "commitment": daily.commitment(today),
+             "leaderboard": daily.leaderboard(today), "closed": daily.closed_days(today)}
+    if isinstance(msg.get("name"), str):
+        reply["played"] = daily.has_played(today, msg["name"])
+    _reply(conn, reply, rid)
+
+
+def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    relay.free_conn(conn)
+    name = _name(msg.get("name"))
+    today = relay.clock.today()
+    if not relay.daily.start_attempt(today, name):
+        raise Refuse("daily_already_played",
+                     f"{name} has already played the challenge of {today}")
+    table = Table(relay, _new_code(relay), "daily", DAILY_RULESET, 1, None,
+                  relay.daily.seed(today))
+    table.daily_date = today
+    slot = Slot(table, name, "human", None)
+    relay.open_table(conn, table, slot)
+    # Contributions [None]: the key depends on the day's seed only, so everybody that
+    # day gets the same dice, and the log still has one contribution per seat.
+    match = Match.create(DAILY_RULESET, [Seat(name)], table.seed, mode="daily",
+                         contributions=[None], settings={},
+                         meta={"date": today, "table": table.code})
+    _joined(conn, table, slot, rid)
+    table.begin(match)
+
+
+def daily_log(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    date, name = msg.get("date"), msg.get("name")
+    if not isinstance(date, str) or not isinstance(name, str):
+        raise Refuse("bad_settings", "daily_log needs a date and a name")
+    if date >= relay.clock.today():
+        raise Refuse("log_not_available", "the day's logs are available once the day is over")
+    fname = relay.daily.log_file(date, name)
+    data = relay.logs.read(fname) if fname else None
+    if data is None:
+        raise Refuse("log_not_available", "no finished attempt by this name on this date")
+    _reply(conn, {"type": "log", "date": date, "name": name, "log": data}, rid)
+
+
+HANDLERS: dict[str, Callable[["Relay", Conn, dict, Any], None]] = {
+    "hello": hello, "ping": ping, "pong": pong,
+    "list_tables": list_tables, "create_table": create_table, "join": join,
+    "set_name": set_name, "leave": leave, "start": start,
+    "hold": hold, "roll": roll, "write": write, "give_up": give_up, "resume": resume,
+    "daily_info": daily_info, "daily_play": daily_play, "daily_log": daily_log,
+}
+
+__all__ = ["HANDLERS", "error_msg"]

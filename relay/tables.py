@@ -1,0 +1,408 @@
+"""Tables: seats, the game's ``Match``, the turn clock, automatic moves and bots.
+
+A table makes moves only through its ``core.match.Match`` (``roll``, ``hold``,
+``write``, ``give_up``): the match checks them with core's questions, deals the
+dice from its key and appends the record to its log.  The table adds what a
+relay adds around a move: who may ask (seats and connections), the clock, the
+broadcast of the record's bytes exactly as logged, and the end of the game.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import secrets
+from typing import TYPE_CHECKING, Any, Sequence
+
+from core import dice as dice_mod
+from core.game import Refusal, standings
+from core.log import pack as _pack
+from core.match import GAME_OVER, NO_HOLD, Match
+from core.settings import DEFAULT_BOT_POLICY
+
+from .framing import LENGTH, pack_frame
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .connection import Conn
+    from .server import Relay
+
+log = logging.getLogger("bonanza.relay")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+BOT_NAMES = ("Ada", "Bram", "Chloé", "Duarte", "Elif", "Femke")
+AWAY_LIMIT = 3                 # automatic turns while disconnected before the seat gives up
+FINISHED_KEEP = 600.0          # seconds a finished table stays for late resumes
+CLOCK_EPS = 1e-3               # seconds: timers may fire this early
+ANNOUNCE_EVERY = 5             # a "clock" message every 5 s of a human's turn,
+ANNOUNCE_LAST = 10             # and every second in its last 10 s
+
+
+class Slot:
+    """A seat: a human (with a resume token and maybe a connection) or a bot."""
+
+    def __init__(self, table: "Table", name: str, kind: str = "human",
+                 contribution: bytes | None = None, policy: str | None = None):
+        self.table = table
+        self.name = name
+        self.kind = kind
+        self.contribution = contribution
+        self.policy = policy
+        self.token = secrets.token_hex(16) if kind == "human" else None
+        self.conn: Conn | None = None
+        self.autos = 0            # automatic turns in a row while disconnected
+        self.index = 0
+        self.last_seen = table.relay.clock.now()
+
+
+# ---------------------------------------------------------------- move frames
+_MOVE_HEAD = b"\x83" + _pack("type") + _pack("move") + _pack("record")
+_MOVE_HEAD_RID = b"\x84" + _MOVE_HEAD[1:]
+_CLOCK_KEY = _pack("clock")
+_RID_KEY = _pack("rid")
+
+
+def move_frame(encoded_record: bytes, clock: dict | None, rid: Any = None) -> bytes:
+    """The frame of ``{"type": "move", "record": ..., "clock": ...[, "rid": ...]}`` around
+    a record's logged bytes, so every client receives the bytes the log hashes."""
+    parts = [_MOVE_HEAD if rid is None else _MOVE_HEAD_RID, encoded_record,
+             _CLOCK_KEY, _pack(clock)]
+    if rid is not None:
+        parts += [_RID_KEY, _pack(rid)]
+    body = b"".join(parts)
+    return LENGTH.pack(len(body)) + body
+
+
+# ---------------------------------------------------------------- a table
+class Table:
+    def __init__(self, relay: "Relay", code: str, mode: str, ruleset: str, nseats: int,
+                 turn_seconds: int | None, seed: bytes):
+        self.relay = relay
+        self.code = code
+        self.mode = mode
+        self.ruleset = ruleset
+        self.nseats = nseats
+        self.turn_seconds = turn_seconds
+        self.seed = seed
+        self.commitment = dice_mod.commitment(seed)
+        self.slots: list[Slot] = []
+        self.host: Slot | None = None
+        self.match: Match | None = None
+        self.turn_id: tuple | None = None
+        self.timer = None                      # the table's one clock timer (_arm)
+        self.timer_at: float | None = None     # when it fires
+        self.deadline: float | None = None     # the end of the active human seat's turn
+        self.announce_at: float | None = None  # the next "clock" announcement
+        self.bot_turn: tuple | None = None     # the turn a bot task was started for
+        self.finished = False
+        self.end_msg: dict | None = None
+        self.daily_date: str | None = None
+        self.bots: str | list[str] = DEFAULT_BOT_POLICY   # as the host set it
+
+    # ------------------------------------------------------------ seats
+    def bot_policy(self, k: int) -> str:
+        """The policy of the k-th bot seated at the start (0-based, in seat order)."""
+        if isinstance(self.bots, str):
+            return self.bots
+        return self.bots[k] if k < len(self.bots) else DEFAULT_BOT_POLICY
+
+    @property
+    def started(self) -> bool:
+        return self.match is not None
+
+    @property
+    def running(self) -> bool:
+        return self.match is not None and not self.finished
+
+    @property
+    def held(self) -> list[bool]:
+        return list(self.match.held) if self.match is not None else list(NO_HOLD)
+
+    def reindex(self) -> None:
+        for i, s in enumerate(self.slots):
+            s.index = i
+
+    def name_taken(self, name: str, exclude: Slot | None = None) -> bool:
+        key = name.casefold()
+        return any(s is not exclude and s.name.casefold() == key for s in self.slots)
+
+    def watchers(self) -> bool:
+        return any(s.conn is not None for s in self.slots)
+
+    def fill_with_bots(self) -> None:
+        taken = {s.name.casefold() for s in self.slots}
+        names = (f"Bot {n}" for n in BOT_NAMES if f"Bot {n}".casefold() not in taken)
+        k = 0
+        while len(self.slots) < self.nseats:
+            self.slots.append(Slot(self, next(names), "bot", None, self.bot_policy(k)))
+            k += 1
+        self.reindex()
+
+    def info(self) -> dict:
+        st = self.match.state if self.match else None
+        return {
+            "code": self.code, "mode": self.mode, "ruleset": self.ruleset, "seats": self.nseats,
+            "turn_seconds": self.turn_seconds, "bots": self.bots,
+            "host": self.host.index if self.host is not None else None,
+            "started": self.started, "finished": self.finished, "commitment": self.commitment,
+            "players": [self._player(s, st) for s in self.slots],
+        }
+
+    @staticmethod
+    def _player(s: Slot, st) -> dict:
+        p = {"seat": s.index, "name": s.name, "kind": s.kind,
+             "connected": s.kind == "bot" or s.conn is not None,
+             "playing": st is None or not st.has_given_up(s.index)}
+        if s.kind == "bot":
+            p["policy"] = s.policy
+        return p
+
+    # ------------------------------------------------------------ sending
+    def send_each(self, msg: dict, sender: "Conn | None" = None, rid: Any = None) -> None:
+        """Send ``msg`` to every connected seat with its own ``seat`` index added."""
+        for s in self.slots:
+            if s.conn is not None:
+                m = dict(msg, seat=s.index)
+                if s.conn is sender and rid is not None:
+                    m["rid"] = rid
+                s.conn.send(m)
+
+    def broadcast_move(self, encoded_record: bytes, clock: dict | None,
+                       sender: "Conn | None" = None, rid: Any = None) -> None:
+        frame = None
+        for s in self.slots:
+            c = s.conn
+            if c is None:
+                continue
+            if c is sender and rid is not None:
+                c.send_frame(move_frame(encoded_record, clock, rid))
+            else:
+                if frame is None:
+                    frame = move_frame(encoded_record, clock)
+                c.send_frame(frame)
+
+    def broadcast(self, msg: dict, sender: "Conn | None" = None, rid: Any = None) -> None:
+        frame = None
+        for s in self.slots:
+            c = s.conn
+            if c is None:
+                continue
+            if c is sender and rid is not None:
+                c.send(dict(msg, rid=rid))
+            else:
+                if frame is None:
+                    frame = pack_frame(msg)
+                c.send_frame(frame)
+
+    # ------------------------------------------------------------ the game
+    def begin(self, match: Match, sender: "Conn | None" = None, rid: Any = None) -> None:
+        self.match = match
+        self._new_turn()
+        self.send_each({"type": "started", "table": self.info(), "header": match.log.header,
+                        "clock": self.clock_info()}, sender, rid)
+        self._after()
+
+    def roll(self, seat: int, hold: Sequence[bool] | None = None, auto: bool = False,
+             sender: "Conn | None" = None, rid: Any = None) -> Refusal | None:
+        """``seat`` rolls keeping ``hold`` (None: what it announced it holds)."""
+        if self.finished:
+            return GAME_OVER
+        rec, refusal = self.match.roll(hold, auto, seat=seat)
+        return refusal or self._moved(rec, sender, rid)
+
+    def write(self, seat: int, box: Any, auto: bool = False,
+              sender: "Conn | None" = None, rid: Any = None) -> Refusal | None:
+        if self.finished:
+            return GAME_OVER
+        rec, refusal = self.match.write(box, auto, seat=seat)
+        return refusal or self._moved(rec, sender, rid)
+
+    def give_up(self, seat: int, why: str, sender: "Conn | None" = None,
+                rid: Any = None) -> Refusal | None:
+        if self.finished:
+            return GAME_OVER
+        rec, refusal = self.match.give_up(seat, why)
+        return refusal or self._moved(rec, sender, rid)
+
+    def hold(self, seat: int, mask: Any, sender: "Conn | None" = None,
+             rid: Any = None) -> Refusal | None:
+        """``seat`` announces the dice it holds; everyone sees them at once."""
+        if self.finished:
+            return GAME_OVER
+        refusal = self.match.hold(seat, mask)
+        if refusal is None:
+            self.broadcast({"type": "hold", "seat": seat, "seq": self.match.state.seq,
+                            "held": list(mask)}, sender, rid)
+        return refusal
+
+    def _moved(self, rec: dict, sender: "Conn | None", rid: Any) -> None:
+        """After the match made a move: the clock, the broadcast, the next turn."""
+        move = rec["move"]
+        if move["type"] in ("roll", "write") and not move.get("auto"):
+            self.slots[move["seat"]].autos = 0
+        self._new_turn()
+        self.broadcast_move(self.match.log.encoded[-1], self.clock_info(), sender, rid)
+        if self.match.state.over:
+            self.finish()
+        else:
+            self._after()
+        return None
+
+    # ------------------------------------------------------------ the turn clock
+    def clock_info(self) -> dict | None:
+        if self.deadline is None or self.match is None or self.match.state.over:
+            return None
+        st = self.match.state
+        return {"seat": st.active, "turn": st.turn, "turn_seconds": self.turn_seconds,
+                "remaining": round(max(0.0, self.deadline - self.relay.clock.now()), 3)}
+
+    def stop_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = None
+        self.timer_at = None
+        self.deadline = None
+
+    # One timer per table, armed lazily: a new turn only moves ``deadline``; a timer
+    # still pending from an earlier turn is always due no later than the new turn's
+    # first event, and when it fires it re-arms itself for the current turn.
+    def _arm(self, at: float) -> None:
+        clock = self.relay.clock
+        if self.timer is not None:
+            if self.timer_at <= at + CLOCK_EPS:
+                return
+            self.timer.cancel()
+        self.timer_at = at
+        self.timer = clock.call_later(at - clock.now(), self._tick)
+
+    def _tick(self) -> None:
+        self.timer = self.timer_at = None
+        if self.finished or self.deadline is None:
+            return
+        now = self.relay.clock.now()
+        if now >= self.deadline - CLOCK_EPS:
+            self.relay.spawn(self._auto_turn(self.turn_id))
+            return
+        if self.announce_at is not None and now >= self.announce_at - CLOCK_EPS:
+            self.broadcast({"type": "clock", "clock": self.clock_info()})
+            self.announce_at = self._next_announce()
+        self._arm(self.deadline if self.announce_at is None else self.announce_at)
+
+    def _next_announce(self) -> float | None:
+        """When to send the next ``clock``: every ANNOUNCE_EVERY seconds of the turn, then
+        every second in the last ANNOUNCE_LAST (in turn seconds, scaled by time_scale)."""
+        scale = self.relay.time_scale
+        left = (self.deadline - self.relay.clock.now() - CLOCK_EPS) / scale
+        if left > ANNOUNCE_LAST:
+            at = (math.ceil(left / ANNOUNCE_EVERY) - 1) * ANNOUNCE_EVERY
+        else:
+            at = math.ceil(left) - 1
+        return self.deadline - at * scale if at >= 1 else None
+
+    def _new_turn(self) -> bool:
+        """Set up the clock when the turn changed; True when it did."""
+        st = self.match.state
+        turn_id = (st.turn, st.active)
+        if turn_id == self.turn_id:
+            return False
+        self.turn_id = turn_id
+        self.deadline = self.announce_at = None
+        if st.over:
+            return True
+        slot = self.slots[st.active]
+        if slot.kind == "human" and self.turn_seconds:
+            self.deadline = self.relay.clock.now() + self.turn_seconds * self.relay.time_scale
+            self.announce_at = self._next_announce()
+            self._arm(self.deadline if self.announce_at is None else self.announce_at)
+        return True
+
+    def _after(self) -> None:
+        """Start the bot's turn when a bot is to play."""
+        st = self.match.state
+        if st.over or self.finished:
+            return
+        slot = self.slots[st.active]
+        if slot.kind == "bot" and self.bot_turn != self.turn_id:
+            self.bot_turn = self.turn_id
+            self.relay.spawn(self._bot_turn(self.turn_id))
+
+    # ------------------------------------------------------------ automatic moves
+    async def _auto_turn(self, turn_id: tuple) -> None:
+        """The clock ran out: roll if nothing was rolled, then write the advisor's box."""
+        auto = self.relay.auto
+        await auto.ready()
+        if self.finished or self.turn_id != turn_id:
+            return
+        seat = self.match.state.active
+        slot = self.slots[seat]
+        if self.match.state.dice is None and self.roll(seat, NO_HOLD, auto=True) is not None:
+            return
+        st = self.match.state
+        if self.finished or self.turn_id != turn_id:
+            return
+        box = auto.advisor_box(self.ruleset, st.sheets[seat], st.dice, st.rolls_left)
+        if self.write(seat, box, auto=True) is not None:
+            log.error("the advisor's box %s was refused", box)
+            return
+        if slot.conn is None:
+            slot.autos += 1
+            st = self.match.state
+            if slot.autos >= AWAY_LIMIT and not st.over and not st.has_given_up(seat):
+                self.give_up(seat, "away")
+
+    async def _bot_turn(self, turn_id: tuple) -> None:
+        relay = self.relay
+        await relay.auto.ready()
+        seat = turn_id[1]
+        slot = self.slots[seat]
+        while True:
+            await asyncio.sleep(relay.bot_delay if self.watchers() else 0)
+            st = self.match.state
+            if self.finished or self.turn_id != turn_id:
+                return
+            action, arg = relay.auto.bot_action(slot.policy, self.ruleset, st.sheets[seat],
+                                                st.dice, st.rolls_left)
+            if action == "write":
+                refusal = self.write(seat, arg)
+            else:
+                hold = [bool(h) for h in arg] if st.dice is not None else list(NO_HOLD)
+                if st.dice is not None and any(hold) and relay.bot_delay and self.watchers():
+                    self.hold(seat, hold)   # people watching see the bot's choice first
+                    await asyncio.sleep(relay.bot_delay)
+                    if self.finished or self.turn_id != turn_id:
+                        return
+                refusal = self.roll(seat, hold)
+            if refusal is not None:
+                log.error("bot move refused (%s); writing the advisor's box", refusal.message)
+                st = self.match.state
+                box = relay.auto.advisor_box(self.ruleset, st.sheets[seat], st.dice,
+                                             st.rolls_left)
+                self.write(seat, box)
+                return
+            if action == "write":
+                return
+
+    # ------------------------------------------------------------ the end
+    def finish(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.stop_timer()
+        relay, match = self.relay, self.match
+        end = match.finish({"relay": "bonanza-relay", "table": self.code})
+        data = match.log.to_bytes()
+        fname = relay.logs.write(self.mode, self.code, data)
+        ranking = [s.to_dict() for s in standings(match.state)]
+        if self.mode == "daily":
+            slot = self.slots[0]
+            gave = match.state.gave_up[0][1] if match.state.gave_up else None
+            relay.daily.finish_attempt(self.daily_date, slot.name, match.state.total(0), gave,
+                                       fname)
+            # The seed is the whole day's dice: whoever saw it could play the date with
+            # foresight.  It stays with the relay until the date is closed (daily_log).
+            data = None
+            end = dict(end, reveal=None)
+        self.end_msg = {"type": "end", "end": end, "standings": ranking, "log": data,
+                        "file": fname}
+        self.broadcast(self.end_msg)
+        relay.clock.call_later(FINISHED_KEEP, lambda: relay.purge(self))
