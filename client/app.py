@@ -23,7 +23,7 @@ import time
 import pygame
 
 from . import actions as A
-from . import lang, theme
+from . import fonts, lang, theme
 from .layout import Layout
 from .profile import Profile
 from .widgets import Toast
@@ -295,6 +295,7 @@ class App:
         finally:
             self.close()
             _on_sigterm(previous)
+            fonts.forget()
             pygame.quit()
         return 0
 

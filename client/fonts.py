@@ -21,12 +21,19 @@ def font(px: int, bold: bool = False) -> pygame.font.Font:
     px = max(6, int(px))
     key = (px, bold)
     f = _fonts.get(key)
-    if f is None:
+    if f is None or not pygame.font.get_init():
         if not pygame.font.get_init():
             pygame.font.init()
         f = pygame.font.Font(str(theme.FONT_BOLD if bold else theme.FONT_REGULAR), px)
         _fonts[key] = f
     return f
+
+
+def forget() -> None:
+    """Drop every font and rendering: pygame.quit() invalidates them, and a window
+    opened afterwards in the same process (the tests) must make its own."""
+    _fonts.clear()
+    _text.clear()
 
 
 def text_width(text: str, px: int, bold: bool = False) -> int:

@@ -12,6 +12,8 @@ import threading
 import weakref
 from pathlib import Path
 
+from core.settings import DEFAULT_PORT
+
 ROOT = Path(__file__).resolve().parent.parent
 # A hosted relay with nobody connected and no game running exits by itself after this
 # long, so it cannot linger when the window that started it is killed.
@@ -42,7 +44,7 @@ class HostedRelay:
         # block a long-running relay that logs warnings.
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "relay.server", "--host", host, "--port", str(port),
+            [sys.executable, "-m", "relay", "--host", host, "--port", str(port),
              "--bot-delay", str(bot_delay), "--idle-exit", str(idle_exit)],
             stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env, cwd=str(ROOT))
         self.port: int | None = None
@@ -71,6 +73,16 @@ class HostedRelay:
         except (OSError, ValueError, subprocess.TimeoutExpired):
             return ""
         return lines[-1].removeprefix("error: ") if lines else ""
+
+    @classmethod
+    def on_default_port(cls, wait: float = 8.0, **kw) -> "HostedRelay":
+        """A relay on the default port, so the join form's default finds it; on a free
+        port chosen by the system only when that one is taken (or cannot be used)."""
+        relay = cls(port=DEFAULT_PORT, **kw)
+        if relay.ready.wait(wait) and relay.port is not None:
+            return relay
+        relay.stop()
+        return cls(port=0, **kw)
 
     def close(self) -> None:
         """Stop the relay (a scene owning it calls this on exit)."""

@@ -11,6 +11,9 @@ DEFAULT_SETTINGS = {
     "window_size": [1280, 720],
     "fullscreen": False,
     "show_hints": True,
+    "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
+    "last_join": {},            # the join form as last sent: address, port, code
+    "tables": {},               # running table games by code: host, port, resume token
 }
 ANIMATION_SECONDS = {"off": 0.0, "fast": 0.18, "normal": 0.45}
 
@@ -49,6 +52,43 @@ class Profile:
     @name.setter
     def name(self, value: str) -> None:
         self._name = value
+
+    @property
+    def has_name(self) -> bool:
+        """False until the player has chosen a name (a table needs one: two fresh
+        installs would otherwise both sit down as "Player")."""
+        return self._name != DEFAULT_NAME
+
+    def running_tables(self) -> dict[str, dict]:
+        """Table games this player holds a seat at (a rejoin needs host, port and token)."""
+        out = {}
+        for code, t in self.settings["tables"].items():
+            if (isinstance(t, dict) and isinstance(t.get("host"), str) and isinstance(t.get("token"), str)
+                    and type(t.get("port")) is int):
+                out[code] = t
+        return out
+
+    def remember_table(self, code: str, host: str, port: int, token: str) -> None:
+        tables = dict(self.settings["tables"])
+        if tables.get(code, {}).get("token") == token:
+            return
+        tables[code] = {"host": host, "port": port, "token": token}
+        self.settings["tables"] = tables
+        self.save()
+
+    def forget_table(self, code: str | None) -> None:
+        if code in self.settings["tables"]:
+            tables = dict(self.settings["tables"])
+            del tables[code]
+            self.settings["tables"] = tables
+            self.save()
+
+    def remember(self, key: str, value: dict, name: str | None = None) -> None:
+        """Keep a form's values (and the name typed in it) for the next time."""
+        self.settings[key] = dict(value)
+        if name:
+            self._name = name
+        self.save()
 
     def notice_texts(self, t) -> list[str]:
         """Every start-up notice as text in the player's language.

@@ -89,7 +89,9 @@ class SheetView:
 
     def draw(self, surface, layout, state, *, active_col: int | None, previews: dict,
              selection: str | None, pending, seat_labels: list, seat_status: list | None = None,
-             show_selection: bool = True, highlight: dict | None = None) -> None:
+             show_selection: bool = True, highlight: dict | None = None,
+             marks: set | None = None) -> None:
+        """``marks``: (seat, box) cells written by the clock, flagged in their corner."""
         ncols = len(state.sheets)
         self._draw_static(surface, layout, ncols)
         rs = state.ruleset
@@ -124,6 +126,11 @@ class SheetView:
                     if v is not None:
                         draw_text(surface, str(v), inner, px, theme.INK if v else theme.INK_SOFT,
                                   bold=True, align="center")
+                        if marks and (c, k) in marks:
+                            s = layout.px(9)
+                            pygame.draw.polygon(surface, theme.URGENT, [
+                                (cr.right - s - 1, cr.y + 1), (cr.right - 1, cr.y + 1),
+                                (cr.right - 1, cr.y + s + 1)])
                     elif c == active_col and k in previews:
                         p = previews[k]
                         draw_text(surface, str(p), inner, px, theme.PREVIEW if p else theme.PREVIEW_ZERO,

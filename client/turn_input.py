@@ -7,7 +7,7 @@ Escape, a roll or another box cancels it.
 """
 from __future__ import annotations
 
-from core.game import GameState, allowed
+from core.game import GameState, allowed, check_write
 from core.rules import BOXES, preview
 
 REGISTER, SCRATCH = "register", "scratch"
@@ -33,15 +33,9 @@ class TurnInput:
 
         Returns ("write", box), ("ask", kind) after setting ``pending``, or
         ("refuse", code) with a ``refusal.<code>`` key."""
-        if state.over:
-            return ("refuse", "game_over")
-        if state.dice is None:
-            return ("refuse", "must_roll_first")
-        sheet = state.sheets[state.active]
-        if not sheet.is_free(box):
-            return ("refuse", "box_filled")
-        if box not in allowed(state):
-            return ("refuse", "joker_forces_box")
+        refusal = check_write(state, state.active, box)
+        if refusal is not None:
+            return ("refuse", refusal.code)
         self.selection = box
         if self.pending is not None and self.pending[0] == box:
             self.pending = None

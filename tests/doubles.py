@@ -16,10 +16,11 @@ class DemoConnection:
         kinds = ["human", "bot", "human", "bot"][:seats]
         self.match = Match.create("bonanza", [Seat(n, k) for n, k in zip(names, kinds)],
                                   b"demo-table-seed".ljust(32, b"."), mode="table")
-        for _ in range(turns):
+        for i in range(turns):
             m = self.match
             m.roll([False] * 5)
-            m.write(m.state.sheets[m.state.active].free_boxes()[0])
+            # one box of seat 1 written by the clock, to show its mark
+            m.write(m.state.sheets[m.state.active].free_boxes()[0], auto=(i == 1))
         while self.match.state.active != my_seat:
             m = self.match
             m.roll([False] * 5)
@@ -40,6 +41,10 @@ class DemoConnection:
     @property
     def state(self):
         return self.match.state
+
+    @property
+    def records(self) -> list[dict]:
+        return list(self.match.log.records)
 
     def send(self, msg) -> None:
         self.sent.append(msg)

@@ -22,6 +22,7 @@ def click(app, design_rect):
 
 def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch):
     from client.scenes import lobby
+    app.profile.name = "Ana"
     scene = lobby.HostSetupScene(app)
     app.push(scene)
     app.step(1 / 60)
@@ -47,6 +48,10 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
         def __init__(self):
             self.port, self.ready = 7468, threading.Event()
             self.ready.set()
+
+        @classmethod
+        def on_default_port(cls):
+            return cls()
 
         def stop(self):
             pass
@@ -131,6 +136,7 @@ def test_a_valid_port_joins(app, monkeypatch):
         def __init__(self, *a): opened.append(a)
         def poll(self): return []
     monkeypatch.setattr(relay.client, "RelayConnection", Conn)
+    app.profile.name = "Ana"
     join = JoinScene(app)
     app.push(join)
     join.code.value = "abcde"
@@ -144,6 +150,7 @@ def test_a_relay_that_cannot_start_says_why(app, tmp_path, monkeypatch):
     not_a_folder = tmp_path / "a-file"
     not_a_folder.write_text("")
     monkeypatch.setenv("BONANZA_DATA_DIR", str(not_a_folder))  # the relay's data folder fails
+    app.profile.name = "Ana"
     scene = lobby.HostSetupScene(app)
     app.push(scene)
     scene.go()

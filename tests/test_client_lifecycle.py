@@ -74,6 +74,7 @@ def test_hooks_in_order_and_ownership_is_handed_over(app):
 
 def _host(app, timeout=15.0):
     """Host a table from the title, as a player would: Host, then Open table."""
+    app.profile.name = "Host"
     app.scene.on_press("host")
     app.scene.go()
     lobby = app.scene

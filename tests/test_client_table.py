@@ -14,6 +14,7 @@ def test_two_clients_play_a_table(data_dirs, artifacts):
     from relay.client import RelayConnection
     app = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
     app.profile.settings["animation"] = "off"
+    app.profile.name = "Host"
     app.scene.on_press("host")
     host = app.scene
     host.change("turn", -1)            # 45 s per turn

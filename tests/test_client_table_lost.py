@@ -66,7 +66,7 @@ def test_relay_gone_for_good_lets_the_player_leave(app, scene_kind):
     assert not [m for m in conn.sent if m.get("type") == "leave"]
 
 
-def test_relay_gone_after_giving_up_still_lets_the_player_leave(app):
+def test_relay_gone_after_giving_up_still_lets_the_player_leave(app, artifacts):
     from client.actions import Action
     from client.scenes.table import TableScene
     conn = LostRelay(seats=4)
@@ -75,10 +75,20 @@ def test_relay_gone_after_giving_up_still_lets_the_player_leave(app):
     scene = TableScene(app, conn)
     app.push(scene)
     app.step()
-    assert not scene.enabled(Action("press", "give_up"))   # connected, already out
+    # already out: Leave is not grey, it offers the menu (and the standings so far)
+    assert scene.enabled(Action("press", "give_up"))
+    app.dispatch(Action("press", "give_up"))
+    assert scene.dialog == "you_left" and scene.dialog_lines()[-1].startswith("4. Ana")
+    app.screenshot(artifacts / "client_table_you_left.png")
+    key(app, pygame.K_ESCAPE)                 # keep watching
+    assert scene.dialog is None
+    key(app, pygame.K_ESCAPE)                 # Escape offers the menu again
+    assert scene.dialog == "you_left"
     conn.go("closed")
     app.step()
-    assert scene.enabled(Action("press", "give_up"))
+    app.dispatch(Action("press", "dialog_yes"))   # Back to menu, relay or not
+    from client.scenes.title import TitleScene
+    assert isinstance(app.scene, TitleScene)
 
 
 def test_a_still_table_drops_to_the_idle_frame_rate(app):

@@ -405,12 +405,3 @@ class DailyRelayGameScene(TableScene):
             draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
                       L.rect((self.cx - self.half, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
 
-    def draw_footer(self, surface):
-        super().draw_footer(surface)
-        L = self.layout
-        header = self.conn.client.header if self.conn.client else None
-        commit = ((header or {}).get("dice") or {}).get("commit")
-        from .game import short_hex
-        draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(commit)),
-                  L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15),
-                  theme.TEXT_ON_FELT_SOFT, align="center")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from core.game import check_give_up, check_hold, check_roll, check_write
 from core.match import Match
 from core.rules import LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
@@ -21,6 +22,9 @@ from ..store.records import new_solo_match
 from ..turn_input import TurnInput
 from ..widgets import ProgressBar, draw_text, shadowed_panel
 from .base import Scene
+
+
+EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
 
 
 def short_hex(b: bytes | None, n: int = 24) -> str:
@@ -75,8 +79,9 @@ class GameScene(Scene):
         self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
         self.button("give_up", (self.cx + 10, 612, 240, 46), lambda: self.t(self.give_up_key),
                     style="secondary", size=19)
-        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t("common.yes"), size=22)
-        self.button("dialog_no", (650, 380, 190, 54), lambda: self.t("common.no"), style="secondary", size=22)
+        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]), size=22)
+        self.button("dialog_no", (650, 380, 190, 54), lambda: self.t(self.dialog_labels()[1]),
+                    style="secondary", size=22)
 
     give_up_key = "game.give_up"
     give_up_question = "game.give_up_confirm"
@@ -170,13 +175,16 @@ class GameScene(Scene):
         st = self.state
         if self.dialog is not None and n in (A.ROLL, A.TOGGLE_DIE, A.BOX, A.TOGGLE_HINTS):
             return False
+        # The rules are core's (check_*); the scene adds only what the screen knows:
+        # whether this window may act now (its seat's turn, connected) and a dialog.
         if n == A.ROLL:
-            return (self.my_turn() and not st.over and st.rolls_left > 0
-                    and not (st.dice is not None and all(self.input.held)))
+            return self.my_turn() and check_roll(st, self.my_seat, self.roll_hold()) is None
         if n == A.TOGGLE_DIE:
-            return self.my_turn() and st.dice is not None and st.rolls_left > 0
+            return self.my_turn() and check_hold(st, self.my_seat, self.input.held) is None
         if n == A.BOX:
-            return self.my_turn() and st.dice is not None
+            # a filled box or one a joker rules out still takes the click, to say why
+            refusal = check_write(st, self.my_seat, action.arg)
+            return self.my_turn() and (refusal is None or refusal.code in EXPLAINED_ON_CLICK)
         if n == A.PRESS:
             if action.arg.startswith("dialog_"):
                 return self.dialog is not None
@@ -186,7 +194,19 @@ class GameScene(Scene):
         return True
 
     def can_give_up(self) -> bool:
-        return not self.state.has_given_up(self.my_seat)
+        return check_give_up(self.state, self.my_seat) is None
+
+    def shown_held(self) -> list[bool]:
+        """The holds drawn on the dice: mine as I toggle them."""
+        return self.input.held if self.my_turn() else [False] * 5
+
+    def auto_marks(self) -> set:
+        """(seat, box) cells the clock wrote (only tables have a clock)."""
+        return set()
+
+    def roll_hold(self) -> list[bool]:
+        """The dice a roll keeps now: the held ones, none before the first roll."""
+        return list(self.input.held) if self.state.dice is not None else [False] * 5
 
     # ---------------------------------------------------------- actions
     def handle(self, action: Action) -> None:
@@ -203,7 +223,7 @@ class GameScene(Scene):
                 self.on_press(action.arg)
             return
         if n == A.ROLL:
-            hold = list(self.input.held) if st.dice is not None else [False] * 5
+            hold = self.roll_hold()
             self.input.cancel()
             self.send_roll(hold)
             self.dice_view.start_roll(self.app.now, hold, self.app.profile.animation_seconds)
@@ -306,9 +326,9 @@ class GameScene(Scene):
                              selection=self.input.selection if mine else None,
                              pending=self.input.pending if mine else None,
                              seat_labels=self.seat_labels(), seat_status=self.seat_status(),
-                             show_selection=mine and st.dice is not None)
+                             show_selection=mine and st.dice is not None, marks=self.auto_marks())
         self.draw_top_bar(surface)
-        held = self.input.held if mine else [False] * 5
+        held = self.shown_held()
         hint = self.hint_mask() if mine else None
         self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
         joker = self.joker_hint()
@@ -324,6 +344,7 @@ class GameScene(Scene):
                   L.font_px(18), theme.TEXT_ON_FELT_SOFT, align="center")
         self.draw_advisor(surface)
         self.draw_footer(surface)
+        self.draw_fingerprint(surface)
         self.draw_widgets_no_dialog(surface)
         if self.dialog:
             self.draw_dialog(surface)
@@ -398,15 +419,42 @@ class GameScene(Scene):
             draw_text(surface, line, L.rect((self.cx - self.half_wide, 546 + i * 24, 2 * self.half_wide, 24)),
                       px, theme.TEXT_ON_FELT_SOFT, align="center")
 
+    def commitment(self) -> bytes | None:
+        """The dice's fingerprint, shown from the start (the seed itself comes at the end)."""
+        return None
+
+    def draw_fingerprint(self, surface) -> None:
+        commit = self.commitment()
+        if commit is None:
+            return
+        L = self.layout
+        draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(commit)),
+                  L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15),
+                  theme.TEXT_ON_FELT_SOFT, align="center")
+
+    def dialog_labels(self) -> tuple[str, str]:
+        """The catalogue keys of the dialog's two buttons (yes, no)."""
+        return ("common.yes", "common.no")
+
+    def dialog_lines(self) -> list[str]:
+        """Lines under the dialog's question (the table's standings after leaving)."""
+        return []
+
     def draw_dialog(self, surface) -> None:
         L = self.layout
         shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 140))
         surface.blit(shade, (0, 0))
-        r = L.rect((400, 250, 480, 220))
+        lines = self.dialog_lines()
+        top = 250 - 28 * len(lines)
+        r = L.rect((400, top, 480, 470 - top))
         shadowed_panel(surface, r, theme.PAPER, L.px(16), L.px(6))
-        draw_text(surface, self.t(self.give_up_question), L.rect((420, 280, 440, 70)), L.font_px(24),
+        question = self.t(self.give_up_question) if self.dialog == "give_up" else self.t(f"table.{self.dialog}")
+        draw_text(surface, question, L.rect((420, top + 24, 440, 60)), L.font_px(24),
                   theme.INK, bold=True, align="center")
+        for i, line in enumerate(lines):
+            draw_text(surface, line, L.rect((440, top + 90 + 28 * i, 400, 26)), L.font_px(19),
+                      theme.INK_SOFT, align="center")
         for w in self.widgets:
             if w.id.startswith("dialog_"):
                 rr = w.screen_rect(L)
@@ -491,9 +539,5 @@ class SoloGameScene(GameScene):
         draw_text(surface, self.t("game.timer", time=format_time(self.elapsed())),
                   L.rect((self.cx + 20, 22, self.half - 20, 40)), L.font_px(22), theme.GOLD, bold=True, align="right")
 
-    def draw_footer(self, surface) -> None:
-        super().draw_footer(surface)
-        L = self.layout
-        draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(self.match.commitment)),
-                  L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15), theme.TEXT_ON_FELT_SOFT,
-                  align="center")
+    def commitment(self) -> bytes | None:
+        return self.match.commitment

@@ -22,6 +22,7 @@ SEAT_CHOICES = tuple(range(MIN_SEATS_TABLE, MAX_SEATS + 1))
 
 
 ROWS = (("seats", 170), ("turn", 230), ("ruleset", 290), ("bots", 350))   # host setup: (row, y)
+CONNECT_TIMEOUT = 6.0     # seconds the lobby waits for the relay before going back to the form
 
 
 def port_number(text: str) -> int | None:
@@ -35,8 +36,21 @@ def port_number(text: str) -> int | None:
     return n if 0 < n < 65536 else None
 
 
+def _remembered(options: tuple, value, default):
+    return value if value in options else default
+
+
 class _Options(Scene):
-    """Rows of ‹ value › choices (keyboard: Up/Down pick a row, Left/Right change it)."""
+    """Rows of ‹ value › choices (keyboard: Up/Down pick a row, Left/Right change it), and
+    the player's name: empty until they have chosen one, and remembered once typed."""
+
+    def name_field(self, rect):
+        p = self.app.profile
+        self.name = self.field("name", rect, value=p.name if p.has_name else "",
+                               placeholder=lambda: self.t("lobby.name_placeholder"), max_len=MAX_NAME)
+
+    def typed_name(self) -> str:
+        return " ".join(self.name.value.split())
 
     def option_row(self, row: str, y: float) -> None:
         self.button(f"dec:{row}", (640, y, 56, 50), "‹", style="secondary", size=28)
@@ -72,14 +86,22 @@ class HostSetupScene(_Options):
 
     def __init__(self, app):
         super().__init__(app)
-        self.seats, self.turn, self.ruleset, self.bots = (
-            MIN_SEATS_TABLE, DEFAULT_TURN_SECONDS, DEFAULT_RULESET, DEFAULT_BOT_POLICY)
-        self.name = self.field("name", (640, 110, 460, 50), value=app.profile.name, max_len=MAX_NAME)
+        last = app.profile.settings["last_host"]
+        self.seats = _remembered(SEAT_CHOICES, last.get("seats"), MIN_SEATS_TABLE)
+        self.turn = _remembered(TURN_SECONDS, last.get("turn"), DEFAULT_TURN_SECONDS)
+        self.ruleset = _remembered(RULESETS, last.get("ruleset"), DEFAULT_RULESET)
+        self.bots = _remembered(BOT_POLICIES, last.get("bots"), DEFAULT_BOT_POLICY)
+        self.name_field((640, 110, 460, 50))
         for row, y in ROWS:
             self.option_row(row, y)
         self.button("open", (480, 520, 320, 60), lambda: self.t("lobby.open"), size=24)
         self.button("back", (540, 600, 200, 50), lambda: self.t("common.back"), style="secondary")
-        self.focus_id = "open"
+        self.focus_id = "open" if self.typed_name() else "name"
+
+    def button_enabled(self, id):
+        if id == "open":
+            return bool(self.typed_name())
+        return True
 
     def value_text(self, row):
         if row == "seats":
@@ -105,8 +127,12 @@ class HostSetupScene(_Options):
 
     def go(self):
         from ..hosting import HostedRelay, lan_address
-        name = self.name.value.strip() or self.app.profile.name
-        relay = HostedRelay()
+        name = self.typed_name()
+        if not name:
+            return
+        self.app.profile.remember("last_host", {"seats": self.seats, "turn": self.turn,
+                                                "ruleset": self.ruleset, "bots": self.bots}, name)
+        relay = HostedRelay.on_default_port()
         if not relay.ready.wait(8) or relay.port is None:
             relay.stop()
             self.app.show(self.t("error.host_failed", reason=relay.error or "timeout"), "error", 8.0)
@@ -115,7 +141,8 @@ class HostSetupScene(_Options):
         conn = RelayConnection("127.0.0.1", relay.port)
         request = {"type": "create_table", "name": name, "seats": self.seats,
                    "turn_seconds": self.turn, "ruleset": self.ruleset, "bots": self.bots}
-        self.app.replace(LobbyScene(self.app, conn, lan_address(), relay.port, relay=relay, request=request))
+        # pushed over the form, so a refusal or a failure comes back to it as it was typed
+        self.app.push(LobbyScene(self.app, conn, lan_address(), relay.port, relay=relay, request=request))
 
     def draw(self, surface):
         super().draw(surface)
@@ -139,9 +166,12 @@ class JoinScene(_Options):
 
     def __init__(self, app):
         super().__init__(app)
-        self.name = self.field("name", (560, 130, 440, 50), value=app.profile.name, max_len=MAX_NAME)
-        self.address = self.field("address", (560, 200, 440, 50), value="127.0.0.1", max_len=64)
-        self.port = self.field("port", (560, 270, 440, 50), value=str(DEFAULT_PORT), max_len=5)
+        last = app.profile.settings["last_join"]
+        self.name_field((560, 130, 440, 50))
+        self.address = self.field("address", (560, 200, 440, 50), max_len=64,
+                                  value=str(last.get("address") or "127.0.0.1")[:64])
+        self.port = self.field("port", (560, 270, 440, 50), max_len=5,
+                               value=str(last.get("port") or DEFAULT_PORT)[:5])
         self.code = self.field("code", (560, 340, 440, 50), value="", max_len=5)
         self.button("join", (480, 460, 320, 60), lambda: self.t("lobby.join"), size=24)
         self.button("back", (540, 540, 200, 50), lambda: self.t("common.back"), style="secondary")
@@ -149,7 +179,8 @@ class JoinScene(_Options):
 
     def button_enabled(self, id):
         if id == "join":
-            return len(self.code.value.strip()) == 5 and port_number(self.port.value) is not None
+            return (len(self.code.value.strip()) == 5 and port_number(self.port.value) is not None
+                    and bool(self.typed_name()))
         return True
 
     def on_submit(self, id):
@@ -164,10 +195,18 @@ class JoinScene(_Options):
         port = port_number(self.port.value)
         if port is None:
             return
+        name = self.typed_name()
+        code = self.code.value.strip().upper()
+        self.app.profile.remember("last_join", {"address": host, "port": port, "code": code}, name)
+        seat = self.app.profile.running_tables().get(code)
+        if seat is not None and (seat["host"], seat["port"]) == (host, port):
+            # a table this player holds a seat at: take the seat back rather than join
+            self.app.push(rejoin_scene(self.app, code, seat))
+            return
         conn = RelayConnection(host, port)
-        request = {"type": "join", "code": self.code.value.strip().upper(),
-                   "name": self.name.value.strip() or self.app.profile.name}
-        self.app.replace(LobbyScene(self.app, conn, host, port, request=request))
+        request = {"type": "join", "code": code, "name": name}
+        # pushed over the form, so a refusal or a failure comes back to it as it was typed
+        self.app.push(LobbyScene(self.app, conn, host, port, request=request))
 
     def draw(self, surface):
         super().draw(surface)
@@ -177,21 +216,35 @@ class JoinScene(_Options):
             draw_text(surface, self.t(key), L.rect((180, y, 360, 50)), L.font_px(22), theme.TEXT_ON_FELT, bold=True)
 
 
-def handle_relay_error(scene, msg) -> None:
+def rejoin_scene(app, code: str, seat: dict) -> "LobbyScene":
+    """Resume a remembered seat (after a crash or a restart): the lobby shows
+    "Connecting…" until the relay replays the game, then the table takes over."""
+    from relay.client import RelayConnection
+    conn = RelayConnection(seat["host"], seat["port"])
+    return LobbyScene(app, conn, seat["host"], seat["port"], rejoin=code,
+                      request={"type": "resume", "token": seat["token"], "seq": 0})
+
+
+def refusal_text(scene, msg) -> str:
+    """A relay's error in the player's language (``refusal.<code>``)."""
     code = msg.get("code", "unknown")
     key = f"refusal.{code}"
     text = scene.t(key)
-    if text == key:
-        text = scene.t("refusal.unknown", code=code)
-    scene.app.show(text, "error")
+    return scene.t("refusal.unknown", code=code) if text == key else text
+
+
+def handle_relay_error(scene, msg) -> None:
+    scene.app.show(refusal_text(scene, msg), "error")
 
 
 class LobbyScene(Scene):
     """Everyone sees the table code, the seats and who is a bot; the host starts."""
 
-    def __init__(self, app, conn, address: str, port: int, relay=None, request=None):
+    def __init__(self, app, conn, address: str, port: int, relay=None, request=None,
+                 rejoin: str | None = None):
         super().__init__(app)
-        self.request = request        # create_table / join, sent once connected
+        self.request = request        # create_table / join / resume, sent once connected
+        self.rejoin = rejoin          # the code of the table whose seat is being resumed
         self.conn = self.own(conn)
         self.address = address
         self.port = port
@@ -199,6 +252,7 @@ class LobbyScene(Scene):
         self.button("start", (420, 620, 260, 56), lambda: self.t("lobby.start"), size=24)
         self.button("leave", (700, 620, 260, 56), lambda: self.t("lobby.leave"), style="secondary", size=20)
         self.focus_id = "start"
+        self.waited = 0.0
 
     @property
     def table(self):
@@ -228,23 +282,38 @@ class LobbyScene(Scene):
         finally:
             self.app.to_title()    # on exit the connection closes and a hosted relay stops
 
+    def back_to_form(self, text: str) -> None:
+        """Not seated (refused, nothing listening, no answer in time): back to the form
+        it came from, as typed, with the reason on screen long enough to read."""
+        self.app.show(text, "error", 8.0)
+        self.app.pop()
+
     def update(self, dt):
         super().update(dt)
         if self.request is not None and self.conn.status == "connected":
             self.conn.send(self.request)
             self.request = None
+        if self.conn.table is None:
+            self.waited += dt
+            if self.waited > CONNECT_TIMEOUT and self.conn.status != "connected":
+                self.back_to_form(self.t("error.cannot_connect", host=self.address, port=self.port))
+                return
         msgs = self.conn.poll()
         if msgs:
             self.app.dirty = True   # redraw now; a still lobby otherwise idles at the low frame rate
         for msg in msgs:
             kind = msg.get("type")
             if kind == "error":
-                handle_relay_error(self, msg)
                 if self.conn.table is None:
-                    self.app.pop() if len(self.app.scenes) > 1 else None
+                    if self.rejoin and msg.get("code") == "not_seated":
+                        self.app.profile.forget_table(self.rejoin)   # the game is over
+                    self.back_to_form(refusal_text(self, msg))
+                    return
+                handle_relay_error(self, msg)
             elif kind == "status" and msg.get("status") == "closed" and self.conn.table is None:
-                self.app.show(self.t("error.cannot_connect", host=self.address, port=self.port), "error")
-            elif kind == "started":
+                self.back_to_form(self.t("error.cannot_connect", host=self.address, port=self.port))
+                return
+            elif kind == "started" or (kind == "resumed" and self.conn.state is not None):
                 from .table import TableScene
                 self.app.replace(TableScene(self.app, self.conn, relay=self.relay))
                 return

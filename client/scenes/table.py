@@ -33,6 +33,13 @@ class TableScene(GameScene):
         self._shown_secs = None
         self._take_clock(conn.clock)
         self.done = False
+        # kept in the store, so a crashed or restarted window can rejoin this seat
+        self.code = (conn.table or {}).get("code")
+        if self.code and getattr(conn, "token", None) and hasattr(conn, "host"):
+            app.profile.remember_table(self.code, conn.host, conn.port, conn.token)
+        # cells the clock wrote, from every record so far (a resumed game included)
+        self._auto = {(r["move"]["seat"], r["move"]["box"]) for r in conn.records
+                      if r["move"].get("type") == "write" and r["move"].get("auto")}
 
     @property
     def state(self):
@@ -48,7 +55,8 @@ class TableScene(GameScene):
                 and st.active == self.conn.seat and self.conn.status == "connected")
 
     def can_give_up(self) -> bool:
-        return self.lost() or (self.conn.seat is not None and not self.state.has_given_up(self.conn.seat))
+        """Leave stays enabled: before giving up it asks, after it offers the menu."""
+        return self.lost() or self.conn.seat is not None
 
     def seat_labels(self):
         out = []
@@ -74,13 +82,6 @@ class TableScene(GameScene):
         return out
 
     # ---------------------------------------------------------- moves
-    def handle(self, action):
-        if action.name == A.TOGGLE_DIE and self.dialog is None:
-            super().handle(action)
-            self.conn.send({"type": "hold", "held": list(self.input.held)})
-            return
-        super().handle(action)
-
     def send_roll(self, hold) -> None:
         self.conn.send({"type": "roll", "hold": [bool(h) for h in hold]})
 
@@ -95,7 +96,58 @@ class TableScene(GameScene):
             self.done = True
             self.app.to_title()    # on exit the connection closes and a hosted relay stops
             return
-        self.conn.send({"type": "leave"})
+        # give_up, not leave: the seat is out, the connection stays and can watch to the end
+        self.conn.send({"type": "give_up"})
+
+    def i_gave_up(self) -> bool:
+        seat = self.conn.seat
+        return seat is not None and self.state.has_given_up(seat)
+
+    def dialog_labels(self):
+        if self.dialog == "you_left":
+            return ("table.back_to_menu", "table.keep_watching")
+        return super().dialog_labels()
+
+    def dialog_lines(self):
+        if self.dialog != "you_left":
+            return []
+        from core.game import standings
+        return [self.t("table.standing_line", place=s.place, name=s.name, total=s.total)
+                for s in standings(self.state)]
+
+    def on_press(self, id):
+        if id == "give_up" and self.i_gave_up():
+            self.show_left()
+            return
+        if self.dialog == "you_left" and id in ("dialog_yes", "dialog_no"):
+            self.dialog = None
+            self.focus_id = None
+            if id == "dialog_yes":
+                self.go_to_menu()
+            return
+        super().on_press(id)
+
+    def handle(self, action):
+        if action.name == A.CANCEL and self.dialog is None and self.i_gave_up():
+            self.show_left()     # watching after giving up: Escape offers the menu again
+            return
+        if action.name == A.TOGGLE_DIE and self.dialog is None:
+            super().handle(action)
+            self.conn.send({"type": "hold", "held": list(self.input.held)})
+            return
+        super().handle(action)
+
+    def show_left(self) -> None:
+        self.dialog = "you_left"
+        self.focus_id = "dialog_yes"
+
+    def go_to_menu(self) -> None:
+        """Stop watching: the seat is already out; tell the relay and go."""
+        self.done = True
+        try:
+            self.conn.send({"type": "leave"})
+        finally:
+            self.app.to_title()
 
     def after_write(self, before, box, pts) -> None:
         self.app.play_sound("write" if pts else "scratch")
@@ -122,12 +174,18 @@ class TableScene(GameScene):
                 self._take_clock(self.conn.clock)
                 if kind == "move":
                     mv = msg["record"]["move"]
+                    if mv.get("auto"):
+                        self.announce_auto(mv)
                     if mv.get("type") == "roll" and mv.get("seat") != self.conn.seat:
                         self.dice_view.start_roll(self.app.now, mv["hold"], self.app.profile.animation_seconds)
                         self.app.play_sound("dice")
+                    elif mv.get("type") == "give_up" and mv.get("seat") == self.conn.seat:
+                        if not self.state.over:
+                            self.show_left()
                     elif mv.get("type") == "give_up":
                         name = self.state.setup.seats[mv["seat"]].name
-                        key = "table.seat_left" if mv.get("why") == "left" else "table.seat_gave_up"
+                        key = {"left": "table.seat_left", "away": "table.seat_away"}.get(
+                            mv.get("why"), "table.seat_gave_up")
                         self.app.show(self.t(key, name=name))
             elif kind == "status":
                 st = msg.get("status")
@@ -155,6 +213,21 @@ class TableScene(GameScene):
             if sec != self._last_beep and sec > 0:
                 self._last_beep = sec
                 self.app.play_sound("clock")
+
+    def announce_auto(self, mv: dict) -> None:
+        """Time ran out: every screen says what the clock wrote, for whom, and the box is marked."""
+        if mv.get("type") != "write":
+            return
+        seat, box = mv["seat"], mv["box"]
+        self._auto.add((seat, box))
+        points = self.state.sheets[seat].get(box)
+        name = self.state.setup.seats[seat].name
+        key = "table.auto_move_you" if seat == self.conn.seat else "table.auto_move_for"
+        self.app.show(self.t(key, name=name, box=self.t(f"box.{box}"), points=points or 0), "info", 5.0)
+
+    def on_exit(self) -> None:
+        if self.done:                 # over, or left for good: nothing to rejoin
+            self.app.profile.forget_table(self.code)
 
     def finish(self, msg) -> None:
         if self.done:
@@ -184,12 +257,15 @@ class TableScene(GameScene):
             r = L.rect((self.cx - 320, 78, 640, 304))
             surface.blit(sprites.wood(r.size, L.px(70)), r)
 
-    def draw(self, surface):
+    def shown_held(self) -> list[bool]:
+        """Mine as I toggle them; another seat's as the relay relays them, live."""
+        if self.my_turn():
+            return self.input.held
         st = self.state
-        if not self.my_turn() and st.dice is not None:
-            held = self.conn.held
-            self.input.held = list(held)
-        super().draw(surface)
+        return list(self.conn.held) if st.dice is not None and not st.over else [False] * 5
+
+    def auto_marks(self) -> set:
+        return self._auto
 
     def draw_top_bar(self, surface):
         L = self.layout
@@ -225,3 +301,7 @@ class TableScene(GameScene):
             draw_text(surface, self.t("table.waiting_for", name=name), L.rect((self.cx - self.half, 440, 2 * self.half, 40)),
                       L.font_px(22), theme.TEXT_ON_FELT_SOFT, align="center")
         super().draw_footer(surface)
+
+    def commitment(self):
+        header = self.conn.client.header if self.conn.client else None
+        return ((header or {}).get("dice") or {}).get("commit")

@@ -33,6 +33,21 @@ class TitleScene(Scene):
             self.button(id, (450, y + i * step, 380, 43), lambda k=key: self.t(k), style=style, size=22)
         self.focus_id = "solo"
         self.t_anim = 0.0
+        self.rejoin = None
+        self.on_resume()
+
+    def on_resume(self):
+        """Offer "Rejoin table …" while a table game holds one of this player's seats
+        (the window closed or crashed mid-game); the list changes while the title is covered."""
+        self.rejoin = next(iter(sorted(self.app.profile.running_tables().items())), None)
+        self.widgets = [w for w in self.widgets if w.id != "rejoin"]
+        if self.rejoin is not None:
+            code = self.rejoin[0]
+            self.button("rejoin", (880, 194, 360, 43), lambda: self.t("title.rejoin", code=code),
+                        style="primary", size=20)
+            self.focus_id = "rejoin"
+        elif self.focus_id == "rejoin":
+            self.focus_id = "solo"
 
     def update(self, dt):
         super().update(dt)
@@ -41,6 +56,9 @@ class TitleScene(Scene):
     def on_press(self, id):
         if id == "quit":
             self.app.quit()
+        elif id == "rejoin" and self.rejoin is not None:
+            from .lobby import rejoin_scene
+            self.app.push(rejoin_scene(self.app, *self.rejoin))
         elif id in MENU_SCENES:
             module, cls = MENU_SCENES[id]
             # imported on first use, so the title (the first frame) loads no other scene
