@@ -52,6 +52,7 @@ def test_kills_during_salvage_lose_nothing_and_the_next_start_finishes_it(tmp_pa
     store.close()
     with open(os.path.join(damaged, "bonanza.db"), "r+b") as f:
         f.write(os.urandom(PAGE_SIZE))   # the schema page is gone: a long raw salvage
+    original = open(os.path.join(damaged, "bonanza.db"), "rb").read()
     rng = random.Random(7)
     kills, mid_salvage, rounds = 0, 0, 6
     for round_ in range(rounds):
@@ -68,8 +69,8 @@ def test_kills_during_salvage_lose_nothing_and_the_next_start_finishes_it(tmp_pa
             proc.wait(timeout=10)
             if os.path.exists(path + ".salvage"):
                 mid_salvage += 1
-            elif os.path.exists(path):   # never a partly filled file without its marker
-                assert count_games(path) == n
+            elif open(path, "rb").read() != original:   # killed before it began: untouched
+                assert count_games(path) == n   # never a partly filled file without its marker
         store, notices = open_store(data)
         try:
             assert store.persistent
