@@ -108,9 +108,11 @@ def test_records_and_export_commands(data, tmp_path, capsys):
     assert err.startswith("error: cannot write") and "Traceback" not in err
 
 
-def test_records_command_with_an_unwritable_data_folder(tmp_path, capsys):
+def test_records_command_with_a_data_folder_that_cannot_exist(tmp_path, capsys):
+    """A mistyped --data is an error, never a new empty store (the path runs through a file)."""
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert cli.main(["records", "--data", str(blocker / "d")]) == 0
+    assert cli.main(["records", "--data", str(blocker / "d")]) == 1
     captured = capsys.readouterr()
-    assert "cannot be written" in captured.err and "Traceback" not in captured.err
+    assert "does not exist" in captured.err and "Traceback" not in captured.err
+    assert not (blocker.parent / "d").exists()
