@@ -524,6 +524,8 @@ def win_chances_from(advisor: Advisor, state: GameState,
     rs = advisor.ruleset
     if state.over:
         top = [s.seat for s in standings(state) if s.place == 1 and s.gave_up is None]
+        if not top:   # everybody gave up: the standings' first place stands
+            top = [s.seat for s in standings(state) if s.place == 1]
         return [1.0 / len(top) if i in top else 0.0 for i in range(n)]
     playing = list(state.playing())
     params = []
