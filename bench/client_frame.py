@@ -7,6 +7,11 @@ Goal: median <= 4 ms, p99 <= 10 ms, first frame <= 1 s with cached advisor table
 Baselines measured in the same run: one full-window blit per frame (the floor
 of any frame at this size), and a bare pygame window (import, open, one flip)
 from process start, in a fresh process like ours.
+
+Idle CPU (``--idle SECONDS``, 0 skips it): the real loop (``App.run``) of the title
+and of the solo game waiting for input after a roll (the run timer running), each in
+a fresh process, as CPU time over wall time, beside a bare pygame window blocked in
+``pygame.event.wait`` in the same run.  Goal: the waiting game <= 3% of a core.
 """
 from __future__ import annotations
 
@@ -36,6 +41,57 @@ def bare_window_ms() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+IDLE_CHILD = r"""
+import os, sys, time, tempfile
+sys.path.insert(0, {root!r})
+import pygame
+what, seconds = {what!r}, {seconds!r}
+if what == "bare":
+    pygame.display.init()
+    pygame.display.set_mode((1280, 720))
+    pygame.display.flip()
+    pygame.time.set_timer(pygame.QUIT, int(seconds * 1000), 1)
+    c0, w0 = time.process_time(), time.perf_counter()
+    while pygame.event.wait().type != pygame.QUIT:
+        pass
+else:
+    from client.app import App
+    app = App((1280, 720), data_dir=tempfile.mkdtemp(prefix="bonanza-idle-"), advisor=False, sound=False)
+    app.step()
+    if what == "game":
+        from client.scenes.game import SoloGameScene
+        app.push(SoloGameScene(app, seed_text="idle"))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0))
+        app.step()
+        for _ in range(60):     # let the roll land before measuring the wait
+            app.step(1 / 60)
+        assert app.scene.state.rolls_left == 2, "the bench's roll did not happen"
+    pygame.time.set_timer(pygame.QUIT, int(seconds * 1000), 1)
+    c0, w0 = time.process_time(), time.perf_counter()
+    f0 = app.frames
+    app._loop()
+    print("frames", app.frames - f0)
+print("cpu", time.process_time() - c0, time.perf_counter() - w0)
+"""
+
+
+def idle_cpu(what: str, seconds: float) -> tuple[float, float]:
+    """(% of one core, frames drawn per second) of ``what`` waiting ``seconds`` in a fresh process."""
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = IDLE_CHILD.format(root=root, what=what, seconds=seconds)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ))
+    frames = 0
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0] == "frames":
+            frames = int(parts[1])
+        if parts and parts[0] == "cpu":
+            cpu, wall = float(parts[1]), float(parts[2])
+    return 100.0 * cpu / wall, frames / wall
+
+
 def percentiles(times: list[float]) -> tuple[float, float]:
     times = sorted(times)
     return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))]
@@ -44,7 +100,16 @@ def percentiles(times: list[float]) -> tuple[float, float]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--frames", type=int, default=600)
+    p.add_argument("--idle", type=float, default=5.0, help="seconds per idle-CPU measurement (0: skip)")
+    p.add_argument("--idle-only", action="store_true", help="only the idle-CPU figures")
     args = p.parse_args()
+    if args.idle > 0:
+        for what, label in (("bare", "bare pygame window, event.wait"), ("title", "title screen"),
+                            ("game", "solo game waiting for input (timer running)")):
+            pct, fps = idle_cpu(what, args.idle)
+            print(f"idle CPU, {label}: {pct:.1f}% of a core" + ("" if what == "bare" else f", {fps:.1f} frames/s"))
+        if args.idle_only:
+            return 0
     from client.app import App
     data = tempfile.mkdtemp(prefix="bonanza-bench-")
     app = App((1280, 720), data_dir=data)

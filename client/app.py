@@ -239,15 +239,25 @@ class App:
             self.dirty = True
             return
         if et == pygame.MOUSEMOTION:
+            # a move redraws only when it changes what is under the pointer (a hover)
+            if self.scene is not None and self._hovered(event.pos) != self._hovered(self.mouse):
+                self.dirty = True
             self.mouse = event.pos
-            self.dirty = True
             return
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = event.pos
+        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and self.scene is not None:
+            self.scene.skip_animation()     # any key or click ends a celebration at once
         for action in A.actions_for(event, self.scene, self.layout):
             self.dispatch(action)
             if not self.running:
                 return
+
+    def _hovered(self, pos):
+        try:
+            return A.click_action(pos, self.scene.targets(self.layout))
+        except Exception:
+            return None
 
     def step(self, dt: float = 1 / 60, draw: bool = True) -> None:
         """One frame: pending events, update, draw."""
@@ -256,7 +266,8 @@ class App:
             if not self.running:
                 return
         self.now += dt
-        self.toast.update(dt)
+        if self.toast.update(dt):
+            self.dirty = True
         scene = self.scene
         if scene is None:
             self.running = False
@@ -268,7 +279,7 @@ class App:
     def draw(self) -> None:
         scene = self.scene
         scene.draw(self.screen)
-        self.toast.draw(self.screen, self.layout)
+        self.toast.draw(self.screen, self.layout, scene.toast_clear(self.layout))
         pygame.display.flip()
         self.frames += 1
         self.dirty = False
@@ -276,8 +287,10 @@ class App:
             self.first_frame_at = time.perf_counter() - _PROCESS_START
 
     def needs_redraw(self) -> bool:
+        """Whether the next frame must be drawn in full now: something changed or moves.
+        A still screen (a toast that is only shown, a ticking timer) is not moving."""
         scene = self.scene
-        return (self.dirty or self.toast.visible or (scene is not None and scene.animating()))
+        return (self.dirty or self.toast.fading or (scene is not None and scene.animating()))
 
     def screenshot(self, path) -> None:
         self.draw()
@@ -300,28 +313,40 @@ class App:
         return 0
 
     def _loop(self) -> None:
+        """Full frame rate only while something moves.  A still screen polls input at
+        ``FPS_IDLE``, redraws its live parts alone (``draw_live``: the run timer, 10 times a
+        second) and the whole frame every ``scene.still_redraw()`` seconds."""
         clock = self.clock or pygame.time.Clock()
-        last_full = 0.0
-        fps = theme.FPS_ACTIVE
+        last_full = last_live = self.now
+        moving = True
         warmed = False
         while self.running:
-            ms = clock.tick(fps)
-            dt = min(ms / 1000.0, 0.1)
+            # A still screen sleeps between polls: cheaper than pygame.event.wait, which
+            # polls every millisecond where SDL cannot wake it (measured in bench/client_frame.py)
+            ms = clock.tick(theme.FPS_ACTIVE if moving else theme.FPS_IDLE)
+            dt = min(ms / 1000.0, 0.25)
             self.step(dt, draw=False)
             if not self.running:
                 break
-            if self.needs_redraw() or self.now - last_full > 0.5:
+            scene = self.scene
+            moving = self.needs_redraw()
+            if moving or self.now - last_full >= scene.still_redraw():
                 self.draw()
-                last_full = self.now
-                fps = theme.FPS_ACTIVE
-            else:
-                fps = theme.FPS_IDLE
+                last_full = last_live = self.now
+            elif self.now - last_live >= LIVE_MS / 1000.0 - 0.005:
+                last_live = self.now
+                rects = scene.draw_live(self.screen)
+                if rects:
+                    pygame.display.update(rects)
             if not warmed and self.frames > 0:
                 # After the first frame, so start-up stays fast: by the time a game
                 # starts, sound is ready and a first-run table build is under way or done.
                 warmed = True
                 self._make_sound()
                 self.advisor_loader("bonanza")
+
+
+LIVE_MS = 100       # a still screen's live parts (the run timer's tenths) redraw at 10 Hz
 
 
 def _close(resource) -> None:

@@ -7,7 +7,7 @@ DESIGN_W, DESIGN_H = 1280, 720          # every layout rect is in these units
 MIN_WINDOW = (960, 540)                  # the smallest supported window
 WINDOW_SIZES = ((960, 540), (1280, 720), (1600, 900), (1920, 1080))
 FPS_ACTIVE = 60
-FPS_IDLE = 20                            # a still screen redraws rarely
+FPS_IDLE = 30                            # input polling of a still screen (it redraws rarely)
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 FONT_REGULAR = ASSETS / "fonts" / "DejaVuSans.ttf"

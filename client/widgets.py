@@ -174,6 +174,20 @@ class TextField(Widget):
             pygame.draw.rect(surface, theme.INK, (end + 2, inner.centery - h // 2, max(2, layout.px(2)), h))
 
 
+def wrap_long(text: str, px: int, width: int, bold: bool = False) -> list[str]:
+    """Word wrap that also cuts a word wider than the line (a long path) where it must."""
+    out = []
+    for line in fonts.wrap(text, px, width, bold):
+        while fonts.text_width(line, px, bold) > width and len(line) > 1:
+            n = len(line)
+            while n > 1 and fonts.text_width(line[:n], px, bold) > width:
+                n -= 1
+            out.append(line[:n])
+            line = line[n:]
+        out.append(line)
+    return out
+
+
 class ProgressBar:
     @staticmethod
     def draw(surface, rect: pygame.Rect, fraction: float, layout, label: str = "") -> None:
@@ -207,15 +221,27 @@ class Toast:
             return
         self.text, self.kind, self.left = text, kind, seconds
 
-    def update(self, dt: float) -> None:
+    FADE = 0.3
+
+    def update(self, dt: float) -> bool:
+        """Count down; True when what is shown changed (a toast went away or the next came)."""
+        was = self.visible
         if self.left > 0:
             self.left = max(0.0, self.left - dt)
+        changed = was != self.visible
         if self.left <= 0 and self.queue:
             self.text, self.kind, self.left = self.queue.pop(0)
+            changed = True
+        return changed
 
     @property
     def visible(self) -> bool:
         return self.left > 0 and bool(self.text)
+
+    @property
+    def fading(self) -> bool:
+        """Only the fade-out moves: a toast that is just shown needs no redraw."""
+        return self.visible and self.left < self.FADE
 
     def lines(self, layout) -> tuple[list[str], int]:
         """The wrapped lines and their pixel size for the current window."""
@@ -225,21 +251,34 @@ class Toast:
             return [self.text], px
         for size in (20, 18, 17, 16):
             px = layout.font_px(size)
-            lines = fonts.wrap(self.text, px, inner_w)
+            lines = wrap_long(self.text, px, inner_w)
             if len(lines) <= self.MAX_LINES:
                 return lines, px
-        return fonts.wrap(self.text, px, inner_w)[: self.MAX_LINES], px
+        return wrap_long(self.text, px, inner_w)[: self.MAX_LINES], px
 
-    def draw(self, surface, layout) -> None:
-        if not self.visible:
-            return
+    def rect(self, layout, avoid=()) -> pygame.Rect:
+        """Where the toast goes: at the bottom, moved up above any button it would cover."""
         lines, px = self.lines(layout)
         line_h = int(px * 1.3)
         r = layout.rect((240, 648, 800, 48))
         extra = (len(lines) - 1) * line_h
         r = pygame.Rect(r.x, r.y - extra, r.w, r.h + extra)
+        gap = layout.px(8)
+        for _ in range(len(avoid) + 1):
+            hit = [a for a in avoid if r.colliderect(a.inflate(gap, gap))]
+            if not hit:
+                break
+            r.bottom = min(a.top for a in hit) - gap
+        return r
+
+    def draw(self, surface, layout, avoid=()) -> None:
+        if not self.visible:
+            return
+        lines, px = self.lines(layout)
+        line_h = int(px * 1.3)
+        r = self.rect(layout, avoid)
         s = pygame.Surface(r.size, pygame.SRCALPHA)
-        alpha = int(235 * min(1.0, self.left / 0.3))
+        alpha = int(235 * min(1.0, self.left / self.FADE))
         pygame.draw.rect(s, (*theme.TOAST_BG, alpha), s.get_rect(), border_radius=layout.px(12))
         edge = {"error": theme.BAD, "good": theme.OK}.get(self.kind, theme.GOLD)
         pygame.draw.rect(s, (*edge, alpha), pygame.Rect(0, 0, layout.px(8), r.h),

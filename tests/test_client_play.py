@@ -143,6 +143,14 @@ def _solo(app, seed_text="confirm"):
     return app.scene
 
 
+def roll(app):
+    """Roll and draw the frame that shows the dice (a roll waits for the last one to be seen)."""
+    from client.actions import Action
+    ok = app.dispatch(Action("roll"))
+    app.step(1 / 60)
+    return ok
+
+
 def _boxes_by_points(game):
     pv = game.input.previews(game.state)
     return [b for b in BOXES if pv.get(b, 0) > 0], [b for b in BOXES if b in pv and pv[b] == 0]
@@ -151,7 +159,7 @@ def _boxes_by_points(game):
 def test_write_while_rolls_remain_asks_once(app):
     from client.actions import Action
     game = _solo(app)
-    app.dispatch(Action("roll"))
+    roll(app)
     scoring, _ = _boxes_by_points(game)
     box = scoring[0]
     app.dispatch(Action("box", box))
@@ -169,7 +177,7 @@ def test_scratch_always_asks_even_after_last_roll(app):
     for seed in ("s1", "s2", "s3", "s4", "s5", "s6"):
         game = _solo(app, seed)
         for _ in range(3):
-            app.dispatch(Action("roll"))
+            roll(app)
         _, zero = _boxes_by_points(game)
         if zero:
             break
@@ -185,7 +193,7 @@ def test_write_after_last_roll_is_immediate_and_roll_disabled(app, artifacts):
     from client.actions import Action
     game = _solo(app)
     for _ in range(3):
-        app.dispatch(Action("roll"))
+        roll(app)
     assert not game.enabled(Action("roll"))              # no rolls left
     assert not app.dispatch(Action("roll"))
     scoring, _ = _boxes_by_points(game)
@@ -202,23 +210,84 @@ def test_write_after_last_roll_is_immediate_and_roll_disabled(app, artifacts):
 def test_held_dice_keep_their_faces_and_roll_disabled_when_all_held(app):
     from client.actions import Action
     game = _solo(app)
-    app.dispatch(Action("roll"))
+    roll(app)
     before = game.state.dice
     for i in range(5):
         app.dispatch(Action("toggle_die", i))
     assert not game.enabled(Action("roll"))
     app.dispatch(Action("toggle_die", 4))
-    app.dispatch(Action("roll"))
+    roll(app)
     assert game.state.dice[:4] == before[:4]
 
 
-def test_animation_never_delays_input(app):
-    from client.actions import Action
+def post_key(k):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+
+
+def post_click(app, design_rect):
+    pos = app.layout.rect(design_rect).center
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+
+
+def steps_until_landed(app, game, limit=120):
+    for _ in range(limit):
+        if not game.dice_view.animating(app.now):
+            return
+        app.step(1 / 60)
+    pytest.fail("the dice never landed")
+
+
+def test_key_storm_costs_one_roll(app):
+    """`r r r` within 120 ms: one roll; the others land while the dice are in the air."""
     app.profile.settings["animation"] = "normal"
     game = _solo(app)
-    app.dispatch(Action("roll"))
+    post_key(pygame.K_r)
+    post_key(pygame.K_r)
+    app.step(1 / 60)                                     # two presses in one frame
+    post_key(pygame.K_r)
+    app.step(0.1)                                        # the third 100 ms later
+    assert game.state.rolls == 1
     assert game.dice_view.animating(app.now)
-    app.dispatch(Action("roll"))                         # mid-animation: applied at once
+    post_key(pygame.K_RETURN)                            # nor is a box written from dice in the air
+    app.step(1 / 60)
+    assert game.input.pending is None and game.state.sheets[0].filled_count == 0
+    steps_until_landed(app, game)
+    post_key(pygame.K_r)                                 # the dice were seen: a roll again
+    app.step(1 / 60)
+    assert game.state.rolls == 2
+
+
+def test_double_click_on_roll_costs_one_roll(app):
+    app.profile.settings["animation"] = "fast"
+    game = _solo(app)
+    roll_rect = game.widget("roll").rect
+    post_click(app, roll_rect)
+    app.step(1 / 60)
+    for _ in range(5):                                   # ~80 ms later, the second click
+        app.step(1 / 60)
+    post_click(app, roll_rect)
+    app.step(1 / 60)
+    assert game.state.rolls_left == 2
+    steps_until_landed(app, game)
+    post_click(app, roll_rect)
+    app.step(1 / 60)
+    assert game.state.rolls_left == 1
+
+
+def test_instant_mode_rolls_once_per_frame_seen(app):
+    """Animations off (the speedrun setting): no waiting, but a roll still needs the
+    last dice drawn once."""
+    app.profile.settings["animation"] = "off"
+    game = _solo(app)
+    post_key(pygame.K_r)
+    post_key(pygame.K_r)
+    post_key(pygame.K_r)
+    app.step(1 / 60)
+    assert game.state.rolls == 1
+    assert not game.dice_view.animating(app.now)
+    post_key(pygame.K_r)
+    app.step(1 / 60)                                     # the very next frame
     assert game.state.rolls == 2
 
 

@@ -143,7 +143,24 @@ class Scene:
         self.caret_t += dt
 
     def animating(self) -> bool:
+        """True while something moves: the window then draws every frame."""
         return False
+
+    def still_redraw(self) -> float:
+        """Seconds between full redraws of a still screen (a caret blinks at this pace)."""
+        return 0.5
+
+    def draw_live(self, surface) -> list:
+        """Redraw only the parts of a still screen that change with time (a run timer)
+        over the last full frame; returns the window rects to update."""
+        return []
+
+    def skip_animation(self) -> None:
+        """A key or click ends any celebration at once (input is never held back)."""
+
+    def toast_clear(self, layout) -> list:
+        """Window rects a toast must not cover: the buttons."""
+        return [w.screen_rect(layout) for w in self.widgets if self.visible(w) and w.action is not None]
 
     def draw_background(self, surface) -> None:
         surface.blit(sprites.felt(surface.get_size()), (0, 0))

@@ -14,7 +14,7 @@ from core.game import check_give_up, check_hold, check_roll, check_write
 from core.match import Match
 from core.rules import LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
-from .. import fonts, theme
+from .. import fonts, sprites, theme
 from ..actions import Action
 from ..dice_view import DiceView
 from ..sheet_view import SheetView
@@ -74,6 +74,7 @@ class GameScene(Scene):
         self._advice = None
         self.dialog: str | None = None          # "give_up" while the confirm box is open
         self._seen_turn = None
+        self._rolled_frame = -1                  # app.frames when this window last rolled
         self.button("roll", roll_rect, lambda: self.t("game.roll"),
                     size=28, action=Action(A.ROLL))
         self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
@@ -178,7 +179,12 @@ class GameScene(Scene):
         # The rules are core's (check_*); the scene adds only what the screen knows:
         # whether this window may act now (its seat's turn, connected) and a dialog.
         if n == A.ROLL:
-            return self.my_turn() and check_roll(st, self.my_seat, self.roll_hold()) is None
+            # a second press before the new dice were seen (still landing, or not yet drawn
+            # once) is a double press, not a decision: it must not cost a roll
+            return (self.my_turn() and not self.dice_landing() and self.app.frames > self._rolled_frame
+                    and check_roll(st, self.my_seat, self.roll_hold()) is None)
+        if n in (A.BOX, A.CONFIRM) and self.dice_landing():
+            return False      # nor may a box be written from dice still in the air
         if n == A.TOGGLE_DIE:
             return self.my_turn() and check_hold(st, self.my_seat, self.input.held) is None
         if n == A.BOX:
@@ -226,6 +232,7 @@ class GameScene(Scene):
             hold = self.roll_hold()
             self.input.cancel()
             self.send_roll(hold)
+            self._rolled_frame = self.app.frames
             self.dice_view.start_roll(self.app.now, hold, self.app.profile.animation_seconds)
             self.app.play_sound("dice")
         elif n == A.TOGGLE_DIE:
@@ -308,8 +315,15 @@ class GameScene(Scene):
             best = adv.boxes[0].box if adv and adv.boxes else None
             self.input.ensure_selection(st, best)
 
+    def dice_landing(self) -> bool:
+        return self.dice_view.animating(self.app.now)
+
     def animating(self) -> bool:
-        return self.dice_view.animating(self.app.now) or (self.loader is not None and not self.loader.ready)
+        return self.dice_view.animating(self.app.now)
+
+    def still_redraw(self) -> float:
+        # the advisor's build progress bar moves a few times a second, not 60
+        return 0.25 if (self.loader is not None and not self.loader.ready) else super().still_redraw()
 
     def draw_table_top(self, surface) -> None:
         pass
@@ -530,14 +544,25 @@ class SoloGameScene(GameScene):
         self.app.replace(ResultsScene.from_match(self.app, self.match, self.elapsed(), self.mode,
                                                  self.seed_text, record=self.record))
 
-    def animating(self) -> bool:
-        return super().animating() or (self.run_started is not None and self.run_time is None)
+    def timer_rect(self):
+        return self.layout.rect((self.cx + 20, 22, self.half - 20, 40))
+
+    def draw_timer(self, surface) -> None:
+        draw_text(surface, self.t("game.timer", time=format_time(self.elapsed())), self.timer_rect(),
+                  self.layout.font_px(22), theme.GOLD, bold=True, align="right")
 
     def draw_top_bar(self, surface) -> None:
         super().draw_top_bar(surface)
-        L = self.layout
-        draw_text(surface, self.t("game.timer", time=format_time(self.elapsed())),
-                  L.rect((self.cx + 20, 22, self.half - 20, 40)), L.font_px(22), theme.GOLD, bold=True, align="right")
+        self.draw_timer(surface)
+
+    def draw_live(self, surface) -> list:
+        """The running timer alone, over the felt it sits on (the rest of the frame is still)."""
+        if self.run_started is None or self.run_time is not None or self.dialog is not None:
+            return []
+        r = self.timer_rect()
+        surface.blit(sprites.felt(surface.get_size()), r, area=r)
+        self.draw_timer(surface)
+        return [r]
 
     def commitment(self) -> bytes | None:
         return self.match.commitment
