@@ -53,11 +53,11 @@ def report(analysis, header: dict, top: int = 5, verbose: bool = False) -> str:
     lines = [f"{analysis.ruleset} {header.get('mode', '')} game, {analysis.moves} moves; "
              f"expected score from an empty sheet {analysis.seats[0].start_expected:.1f}", ""]
     w = max(4, *(len(s.name) for s in analysis.seats))
-    lines.append(f"{'seat':<{w}}  score  expected   luck  skill loss  accuracy  mistakes")
+    lines.append(f"{'seat':<{w}}  score  start exp   luck  skill loss  accuracy  mistakes")
     for s in analysis.seats:
         c = s.counts()
         note = f" (gave up: {s.gave_up})" if s.gave_up else ("" if s.complete else " (stopped early)")
-        lines.append(f"{s.name:<{w}}  {s.score:5d}  {s.start_expected:8.1f}  {s.luck:+6.1f}  "
+        lines.append(f"{s.name:<{w}}  {s.score:5d}  {s.start_expected:9.1f}  {s.luck:+6.1f}  "
                      f"{s.skill_loss:10.1f}  {_num(s.accuracy):>8}  "
                      f"{c['blunder']}B {c['mistake']}M {c['inaccuracy']}I{note}")
     if analysis.win_chance:
