@@ -59,12 +59,20 @@ KEYMAP: dict[int, Action] = {
 # while a text field has focus only these keys stay actions; the rest is typing
 TEXT_MODE_KEYS = {pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_TAB,
                   pygame.K_UP, pygame.K_DOWN}
+# ... and these move the caret inside the field (the scene gives them to the field)
+CARET_KEYS = {pygame.K_LEFT: Action("caret", -1), pygame.K_RIGHT: Action("caret", 1),
+              pygame.K_HOME: Action("caret", "home"), pygame.K_END: Action("caret", "end"),
+              pygame.K_DELETE: Action("delete")}
+CARET = "caret"                # arg: -1 / +1 / "home" / "end" (text fields only)
+DELETE = "delete"              # the character after the caret (text fields only)
 
 
 def key_action(key: int, mod: int = 0, text_mode: bool = False) -> Action | None:
     if text_mode:
         if key == pygame.K_BACKSPACE:
             return Action(BACKSPACE)
+        if key in CARET_KEYS:
+            return CARET_KEYS[key]
         if key not in TEXT_MODE_KEYS:
             return None
     if key == pygame.K_TAB and mod & pygame.KMOD_SHIFT:

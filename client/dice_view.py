@@ -1,5 +1,6 @@
 """The five dice: faces, holds with check marks, the advisor's hold hint and a
-purely cosmetic roll animation (the real dice are known at once)."""
+purely cosmetic roll animation (the real dice are known at once): the rolled dice are
+thrown up from the Roll button, spin, hop twice and land on their faces."""
 from __future__ import annotations
 
 import math
@@ -10,7 +11,9 @@ from . import fonts, sprites, theme
 from .actions import Action
 from .widgets import draw_text
 
-STAGGER = 0.05
+STAGGER = 0.04
+THROW = 80           # design units below their place the rolled dice start from
+HOP = 34             # the first hop's height (design units)
 
 
 class DiceView:
@@ -42,6 +45,21 @@ class DiceView:
     def animating(self, now: float) -> bool:
         return self.rolled_at is not None and now - self.rolled_at < self.duration + 4 * STAGGER
 
+    def tumble(self, i: int, now: float):
+        """(face or None, angle, dx, dy) of rolling die ``i`` in flight; None once it landed."""
+        if self.rolled_at is None or not self.rolling[i]:
+            return None
+        t = now - self.rolled_at - i * STAGGER
+        if t >= self.duration:
+            return None
+        f = max(0.0, t) / self.duration
+        ease = 1 - (1 - f) ** 2
+        dx = (1 - ease) * (2 - i) * 22                       # thrown together, they spread out
+        dy = (1 - ease) * THROW - HOP * abs(math.sin(f * math.pi * 2)) * (1 - f) ** 1.2
+        spin = (260 + 50 * i) * (1 if i % 2 else -1) * (1 - f) ** 2
+        face = sprites.tumble_face(i, now)[0] if f < 0.7 else None   # settles on its face
+        return face, int(spin) // 15 * 15, dx, dy
+
     def draw(self, surface, layout, now: float, dice, held, hint_mask=None) -> None:
         px = layout.px(self.die)
         for i in range(5):
@@ -50,17 +68,16 @@ class DiceView:
                 img = sprites.empty_die(px)
                 surface.blit(img, img.get_rect(center=r.center))
                 continue
-            face, tilt, lift = dice[i], 0, 0
-            if self.rolled_at is not None and self.rolling[i]:
-                t = now - self.rolled_at - i * STAGGER
-                if t < self.duration:
-                    f = max(0.0, t) / self.duration
-                    face, tilt = sprites.tumble_face(i, now)
-                    lift = int(layout.px(26) * abs(math.sin(f * math.pi * 2.0)) * (1 - f))
+            face, tilt, dx, dy = dice[i], 0, 0.0, 0.0
+            fly = self.tumble(i, now)
+            if fly is not None:
+                face = fly[0] or face
+                tilt, dx, dy = fly[1], fly[2], fly[3]
             is_held = bool(held[i])
-            hint = bool(hint_mask and hint_mask[i])
+            hint = bool(hint_mask and hint_mask[i]) and fly is None
             img = sprites.die(face, px, is_held, hint, tilt)
-            rr = img.get_rect(center=(r.centerx, r.centery - lift - (layout.px(8) if is_held else 0)))
+            rr = img.get_rect(center=(r.centerx + int(dx * layout.scale),
+                                      r.centery + int(dy * layout.scale) - (layout.px(8) if is_held else 0)))
             surface.blit(img, rr)
 
     def caption_rect(self, room_below: float) -> tuple[float, float, float, float]:

@@ -6,9 +6,9 @@ import pygame
 
 from core.rules import BOXES, UPPER_BOXES
 from . import actions as A
-from . import lang, theme
+from . import fonts, lang, theme
 from .actions import Action
-from .widgets import draw_text, shadowed_panel
+from .widgets import draw_text, ellipsize, shadowed_panel
 
 # rows: (kind, key)
 ROWS = ([("box", b) for b in UPPER_BOXES]
@@ -18,17 +18,58 @@ ROWS = ([("box", b) for b in UPPER_BOXES]
 HEADER_H = 44
 
 
+def rows_for(ruleset) -> list:
+    """The sheet's rows under ``ruleset`` (a name or a Ruleset): no joker row without a joker."""
+    name = getattr(ruleset, "name", ruleset)
+    if name is None:
+        return list(ROWS)
+    from core.rules import RULESETS
+    rs = RULESETS[name] if isinstance(ruleset, str) else ruleset
+    return [r for r in ROWS if rs.joker or r != ("sum", "joker")]
+COUNT_SECONDS = 0.5          # a written box counts up to its points
+
+
+def draw_scratch(surface, rect: pygame.Rect, layout) -> None:
+    """A scratched box: a dash struck through, so it never reads as a written 0."""
+    cx, cy = rect.center
+    half = max(layout.px(8), min(rect.w // 4, rect.h))
+    lift = max(layout.px(4), rect.h // 4)
+    pygame.draw.line(surface, theme.INK_SOFT, (cx - half, cy), (cx + half, cy), max(2, layout.px(2)))
+    pygame.draw.line(surface, theme.BAD, (cx - half, cy + lift), (cx + half, cy - lift), max(2, layout.px(3)))
+
+
+def ease_out(f: float) -> float:
+    f = max(0.0, min(1.0, f))
+    return 1 - (1 - f) ** 3
+
+
 class SheetView:
-    def __init__(self, rect, label_w: float):
+    def __init__(self, rect, label_w: float, ruleset=None):
         self.rect = rect                 # design units
+        self.rows = rows_for(ruleset)
         self.label_w = label_w
         self._static_key = None
         self._static = None
+        self.counts: dict[tuple[int, str], tuple[float, int]] = {}   # (col, box) -> (start, points)
+
+    def count_up(self, col: int, box: str, points: int, now: float) -> None:
+        if points:
+            self.counts[(col, box)] = (now, points)
+
+    def counting(self, now: float) -> bool:
+        self.counts = {k: v for k, v in self.counts.items() if now - v[0] < COUNT_SECONDS}
+        return bool(self.counts)
+
+    def _shown(self, col: int, box: str, value: int, now: float | None) -> int:
+        c = self.counts.get((col, box)) if now is not None else None
+        if c is None:
+            return value
+        return int(round(value * ease_out((now - c[0]) / COUNT_SECONDS)))
 
     def geometry(self, ncols: int):
         x, y, w, h = self.rect
         col_w = (w - self.label_w - 16) / max(1, ncols)
-        row_h = (h - HEADER_H - 12) / len(ROWS)
+        row_h = (h - HEADER_H - 12) / len(self.rows)
         return x, y, w, h, col_w, row_h
 
     def row_rect(self, i: int, ncols: int):
@@ -46,7 +87,7 @@ class SheetView:
     def targets(self, layout, ncols: int, col: int, boxes) -> list:
         """Click targets of the writable boxes: the row label plus the active cell."""
         out = []
-        for i, (kind, key) in enumerate(ROWS):
+        for i, (kind, key) in enumerate(self.rows):
             if kind == "box" and key in boxes:
                 lx = self.row_rect(i, ncols)
                 cx = self.cell_rect(i, col, ncols)
@@ -64,7 +105,7 @@ class SheetView:
             local = pygame.Rect(0, 0, r.w, r.h)
             shadowed_panel(layer, local, theme.PAPER, layout.px(14), layout.px(5))
             ox, oy = r.x, r.y
-            for i, (kind, k) in enumerate(ROWS):
+            for i, (kind, k) in enumerate(self.rows):
                 rr = layout.rect(self.row_rect(i, ncols)).move(-ox, -oy)
                 if kind == "sum":
                     pygame.draw.rect(layer, theme.PAPER_SHADE, rr)
@@ -78,7 +119,7 @@ class SheetView:
                 lr = layout.rect((self.row_rect(i, ncols)[0] + 10, self.row_rect(i, ncols)[1],
                                   self.label_w - 16, self.row_rect(i, ncols)[3])).move(-ox, -oy)
                 draw_text(layer, label, lr, layout.font_px(19), theme.INK, bold=(kind == "sum"))
-            last = layout.rect(self.row_rect(len(ROWS) - 1, ncols)).move(-ox, -oy)
+            last = layout.rect(self.row_rect(len(self.rows) - 1, ncols)).move(-ox, -oy)
             pygame.draw.line(layer, theme.INK_SOFT, last.bottomleft, last.bottomright, max(1, layout.px(2)))
             for c in range(ncols):
                 cr = layout.rect(self.cell_rect(0, c, ncols)).move(-ox, -oy)
@@ -90,8 +131,9 @@ class SheetView:
     def draw(self, surface, layout, state, *, active_col: int | None, previews: dict,
              selection: str | None, pending, seat_labels: list, seat_status: list | None = None,
              show_selection: bool = True, highlight: dict | None = None,
-             marks: set | None = None) -> None:
-        """``marks``: (seat, box) cells written by the clock, flagged in their corner."""
+             marks: set | None = None, now: float | None = None) -> None:
+        """``marks``: (seat, box) cells written by the clock, flagged in their corner;
+        ``now``: the clock of the count-ups (``count_up``), None draws every box as it is."""
         ncols = len(state.sheets)
         self._draw_static(surface, layout, ncols)
         rs = state.ruleset
@@ -108,24 +150,33 @@ class SheetView:
                          "disconnected": theme.BAD, "gave_up": theme.INK_SOFT}.get(status, theme.INK_SOFT)
                 pygame.draw.circle(surface, color, (hr.x + layout.px(10), hr.centery), dot_r)
                 text_r = pygame.Rect(hr.x + layout.px(18), hr.y, hr.w - layout.px(22), hr.h)
+            # a long name shrinks only down to a readable size, then is cut with "…"
+            small = layout.font_px(14)
+            if fonts.fit_size(label, layout.font_px(18), text_r.w, True, small) <= small:
+                label = ellipsize(label, small, text_r.w, True)
             draw_text(surface, label, text_r, layout.font_px(18), theme.INK, bold=True, align="center")
         # active column tint
         if active_col is not None:
             top = layout.rect(self.cell_rect(0, active_col, ncols))
-            bot = layout.rect(self.cell_rect(len(ROWS) - 1, active_col, ncols))
+            bot = layout.rect(self.cell_rect(len(self.rows) - 1, active_col, ncols))
             tint = pygame.Surface((top.w, bot.bottom - top.y), pygame.SRCALPHA)
             tint.fill((*theme.ACTIVE_COL, 150))
             surface.blit(tint, top.topleft)
         px = layout.font_px(20)
         for c, sheet in enumerate(state.sheets):
-            for i, (kind, k) in enumerate(ROWS):
+            pending_points = sum(v - self._shown(c, b, v, now) for (cc, b), (_, v) in self.counts.items()
+                                 if cc == c) if now is not None else 0
+            for i, (kind, k) in enumerate(self.rows):
                 cr = layout.rect(self.cell_rect(i, c, ncols))
                 inner = cr.inflate(-layout.px(10), 0)
                 if kind == "box":
                     v = sheet.get(k)
-                    if v is not None:
-                        draw_text(surface, str(v), inner, px, theme.INK if v else theme.INK_SOFT,
+                    if v == 0:
+                        draw_scratch(surface, inner, layout)
+                    elif v is not None:
+                        draw_text(surface, str(self._shown(c, k, v, now)), inner, px, theme.INK,
                                   bold=True, align="center")
+                    if v is not None:
                         if marks and (c, k) in marks:
                             s = layout.px(9)
                             pygame.draw.polygon(surface, theme.URGENT, [
@@ -145,12 +196,12 @@ class SheetView:
                     elif k == "joker":
                         text, color = (str(sheet.extra_bonus), theme.OK) if sheet.extra_bonus else ("–", theme.INK_SOFT)
                     else:
-                        text, color = str(sheet.total(rs)), theme.INK
+                        text, color = str(sheet.total(rs) - pending_points), theme.INK
                     draw_text(surface, text, inner, px, color, bold=(k == "total"), align="center")
         if active_col is None:
             return
         # selection and the pending confirmation on the box itself
-        for i, (kind, k) in enumerate(ROWS):
+        for i, (kind, k) in enumerate(self.rows):
             if kind != "box":
                 continue
             if highlight and k in highlight:

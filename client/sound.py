@@ -1,7 +1,8 @@
 """Sound effects synthesised with numpy at start-up (nothing downloaded).
 
-``Sound.play(name)`` for ``dice``, ``write``, ``scratch``, ``bonus`` and
-``clock``.  Without an audio device (mixer init fails) every call is a
+``Sound.play(name)`` for ``dice`` (the throw), ``land`` (the dice come to rest),
+``write``, ``scratch``, ``bonus`` (the upper bonus), ``fanfare`` (a Bonanza, a joker
+bonus, a new best) and ``clock``.  Without an audio device (mixer init fails) every call is a
 silent no-op: the game never crashes for want of sound.
 """
 from __future__ import annotations
@@ -10,7 +11,7 @@ import numpy as np
 import pygame
 
 RATE = 22050
-NAMES = ("dice", "write", "scratch", "bonus", "clock")
+NAMES = ("dice", "land", "write", "scratch", "bonus", "fanfare", "clock")
 
 
 def _env(n: int, attack: float = 0.005, decay: float = 8.0) -> np.ndarray:
@@ -38,6 +39,32 @@ def synth(name: str) -> np.ndarray:
             seg = out[start:start + n]
             seg += click[: len(seg)] * (1.0 - k * 0.07)
         return out * 0.5
+    if name == "land":
+        # two wooden knocks: a low body thump under a short bright click each
+        out = np.zeros(int(RATE * 0.16))
+        for k, start in enumerate((0.0, 0.055)):
+            i = int(RATE * start)
+            n = int(RATE * 0.05)
+            knock = (_tone(190 - 30 * k, 0.05, 60, (1.0, 0.4)) * 0.8
+                     + rng.normal(0, 1, n) * _env(n, 0.0005, 160) * 0.35)
+            out[i:i + n] += knock[: len(out) - i] * (1.0 - 0.35 * k)
+        return 0.6 * out
+    if name == "fanfare":
+        # a brass-like rising arpeggio that lands on a held major chord with a shimmer
+        def brass(f, dur, decay=3.0):
+            return _tone(f, dur, decay, (1.0, 0.55, 0.35, 0.2, 0.1))
+        lead = np.concatenate([brass(f, 0.1, 9) for f in (392.0, 523.25, 659.25)])
+        n = int(RATE * 0.6)
+        chord = sum(brass(f, 0.6, 3.5) for f in (523.25, 659.25, 783.99, 1046.5)) / 2.2
+        t = np.arange(n) / RATE
+        chord = chord * (1 + 0.08 * np.sin(2 * np.pi * 6 * t))      # vibrato-like swell
+        sparkle = np.zeros(n)
+        for k in range(6):
+            i = int(RATE * (0.05 + 0.07 * k))
+            m = int(RATE * 0.06)
+            ping = _tone(2093.0 * (1 + 0.12 * (k % 3)), 0.06, 40, (1.0,))
+            sparkle[i:i + m] += ping[: n - i] * 0.25
+        return 0.36 * np.concatenate([lead, chord + sparkle])
     if name == "write":
         return 0.5 * np.concatenate([_tone(660, 0.07, 30), _tone(990, 0.16, 18)])
     if name == "scratch":

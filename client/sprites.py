@@ -84,7 +84,7 @@ def check_mark(surface: pygame.Surface, center: tuple[int, int], size: int, colo
         pygame.draw.circle(surface, theme.WHITE, (int(p[0]), int(p[1])), w // 2)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)     # the tumble's angles come in 15-degree steps
 def die(value: int, px: int, held: bool = False, hint: bool = False, tilt: int = 0) -> pygame.Surface:
     """One die face ``px`` wide; ``held`` tints it and adds the check mark,
     ``hint`` adds the advisor's blue ring; ``tilt`` rotates it (rolling)."""

@@ -6,6 +6,7 @@ fitted pixel size, rendered width, box width), which the overflow test reads.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -140,14 +141,39 @@ class TextField(Widget):
     max_len: int = 80
     size: int = 22
 
+    caret: int | None = None            # None: at the end
+
     def focusable(self) -> bool:
         return True
 
+    def at(self) -> int:
+        return len(self.value) if self.caret is None else max(0, min(len(self.value), self.caret))
+
     def type(self, text: str) -> None:
-        self.value = (self.value + text)[: self.max_len]
+        """Insert at the caret; what would pass ``max_len`` is not taken (the same limit everywhere)."""
+        i = self.at()
+        text = text[: max(0, self.max_len - len(self.value))]
+        self.value = self.value[:i] + text + self.value[i:]
+        self.caret = i + len(text)
 
     def backspace(self) -> None:
-        self.value = self.value[:-1]
+        i = self.at()
+        if i:
+            self.value = self.value[:i - 1] + self.value[i:]
+            self.caret = i - 1
+
+    def delete(self) -> None:
+        i = self.at()
+        self.value = self.value[:i] + self.value[i + 1:]
+        self.caret = i
+
+    def move_caret(self, where) -> None:
+        if where == "home":
+            self.caret = 0
+        elif where == "end":
+            self.caret = None
+        else:
+            self.caret = max(0, min(len(self.value), self.at() + int(where)))
 
     def draw(self, surface, layout, hover: bool, focused: bool, enabled: bool = True,
              caret_on: bool = True) -> None:
@@ -158,13 +184,18 @@ class TextField(Widget):
         pad = layout.px(12)
         inner = r.inflate(-2 * pad, -layout.px(6))
         if self.value:
-            # show the end of a long value
+            # a long value scrolls so the caret stays in view
             px = layout.font_px(self.size)
-            shown = self.value
-            while len(shown) > 1 and fonts.text_width(shown, px) > inner.w - layout.px(6):
-                shown = shown[1:]
-            tr = draw_text(surface, shown, inner, px, theme.INK)
-            end = tr.right
+            room = inner.w - layout.px(6)
+            i = self.at() if focused else len(self.value)
+            start = 0
+            while start < i and fonts.text_width(self.value[start:i], px) > room:
+                start += 1
+            shown = self.value[start:]
+            while len(shown) > 1 and fonts.text_width(shown, px) > room:
+                shown = shown[:-1]
+            draw_text(surface, shown, inner, px, theme.INK)
+            end = inner.x + fonts.text_width(self.value[start:i], px)
         else:
             ph = self.placeholder() if callable(self.placeholder) else self.placeholder
             draw_text(surface, ph, inner, layout.font_px(self.size), theme.INK_SOFT)
@@ -172,6 +203,16 @@ class TextField(Widget):
         if focused and caret_on:
             h = int(inner.h * 0.7)
             pygame.draw.rect(surface, theme.INK, (end + 2, inner.centery - h // 2, max(2, layout.px(2)), h))
+
+
+def ellipsize(text: str, px: int, width: int, bold: bool = False) -> str:
+    """``text`` cut with "…" to fit ``width`` at ``px`` (a long name at a readable size)."""
+    if fonts.text_width(text, px, bold) <= width:
+        return text
+    n = len(text)
+    while n > 1 and fonts.text_width(text[:n].rstrip() + "…", px, bold) > width:
+        n -= 1
+    return text[:n].rstrip() + "…"
 
 
 def wrap_long(text: str, px: int, width: int, bold: bool = False) -> list[str]:
@@ -290,3 +331,55 @@ class Toast:
             draw_text(surface, line, pygame.Rect(inner.x, y, inner.w, line_h), px, theme.WHITE,
                       align="center")
             y += line_h
+
+
+class Celebration:
+    """A banner and a burst of confetti for a moment worth it (a Bonanza, a joker, the upper
+    bonus, a new best): under a second, never in the way of input (any key ends it)."""
+
+    DURATION = 0.9
+    COLORS = (theme.GOLD, theme.WHITE, theme.BUTTON, theme.HINT, theme.OK, theme.PENDING)
+
+    def __init__(self, text: str, start: float, center: tuple[float, float], count: int = 72):
+        self.text = text
+        self.start = start
+        self.center = center            # design units
+        # a fixed fan of pieces (cosmetic, never game randomness)
+        self.pieces = []
+        for k in range(count):
+            ang = (k * 137.508) % 360 * math.pi / 180
+            speed = 140 + (k * 97) % 101 * 5.6
+            self.pieces.append((math.cos(ang) * speed * 1.3, math.sin(ang) * speed * 0.8 - 160,
+                                7 + (k * 7) % 7, self.COLORS[k % len(self.COLORS)]))
+
+    def active(self, now: float) -> bool:
+        return now - self.start < self.DURATION
+
+    def draw(self, surface, layout, now: float) -> None:
+        t = now - self.start
+        if not 0 <= t < self.DURATION:
+            return
+        fade = min(1.0, (self.DURATION - t) / 0.3)
+        cx, cy = self.center
+        for vx, vy, size, color in self.pieces:
+            x = cx + vx * t
+            y = cy + vy * t + 700 * t * t          # a little gravity
+            flip = abs(math.sin(t * 14 + vx))      # confetti turning over as it falls
+            r = layout.rect((x - size / 2, y - size / 2, size, max(2.0, size * 1.5 * flip)))
+            if fade < 1:
+                color = tuple(int(c * fade + f * (1 - fade)) for c, f in zip(color, theme.FELT))
+            pygame.draw.rect(surface, color, r)
+        pop = 1.0 + 0.3 * max(0.0, 1 - t / 0.15)   # the banner pops in, then holds
+        w, h = 470 * pop, 74 * pop
+        box = layout.rect((cx - w / 2, cy - h / 2, w, h))
+        # an opaque panel with a colour key for its corners, faded as a whole
+        key = (255, 0, 255)
+        panel = pygame.Surface(box.size)
+        panel.fill(key)
+        panel.set_colorkey(key)
+        pygame.draw.rect(panel, theme.TOAST_BG, panel.get_rect(), border_radius=layout.px(16))
+        pygame.draw.rect(panel, theme.GOLD, panel.get_rect(), max(2, layout.px(4)), border_radius=layout.px(16))
+        draw_text(panel, self.text, panel.get_rect().inflate(-layout.px(28), -layout.px(10)),
+                  layout.font_px(int(40 * pop)), theme.GOLD, bold=True, align="center")
+        panel.set_alpha(int(255 * fade))
+        surface.blit(panel, box)

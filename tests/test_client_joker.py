@@ -12,7 +12,7 @@ import pytest
 
 from core.game import Seat, allowed
 from core.match import Match
-from core.rules import BOXES, preview
+from core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, preview
 
 from client import lang
 from client.actions import Action
@@ -142,7 +142,16 @@ def test_joker_forces_its_box_and_pays_the_bonus(app, artifacts, monkeypatch):
     # trying another box is refused with the joker toast; nothing is written
     seq = st.seq
     assert do(app, "box", forbidden[0])
-    assert app.toast.visible and app.toast.text == lang.t("refusal.joker_forces_box")
+    # ... which names where the roll must go
+    upper = UPPER_BOXES[st.dice[0] - 1]
+    if ok == {upper}:
+        expected = lang.t("refusal.joker_to_upper", box=lang.t(f"box.{upper}"))
+        assert lang.t(f"box.{upper}") in expected
+    elif ok <= set(LOWER_BOXES):
+        expected = lang.t("refusal.joker_to_lower")
+    else:
+        expected = lang.t("refusal.joker_to_scratch")
+    assert app.toast.visible and app.toast.text == expected
     assert scene.state.seq == seq and scene.input.pending is None
     # the forced box is written (keyboard: Enter, confirming once if rolls remain)
     target = sorted(ok, key=BOXES.index)[0]

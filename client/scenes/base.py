@@ -125,6 +125,14 @@ class Scene:
             w = self.widget(self.focus_id)
             if isinstance(w, TextField):
                 w.backspace()
+        elif n == A.DELETE:
+            w = self.widget(self.focus_id)
+            if isinstance(w, TextField):
+                w.delete()
+        elif n == A.CARET:
+            w = self.widget(self.focus_id)
+            if isinstance(w, TextField):
+                w.move_caret(action.arg)
 
     def focus_and_run(self, action: Action) -> None:
         self.handle(action)

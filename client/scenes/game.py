@@ -12,7 +12,7 @@ import pygame
 
 from core.game import check_give_up, check_hold, check_roll, check_write
 from core.match import Match
-from core.rules import LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
+from core.rules import BONANZA_POINTS, BOXES, LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
 from .. import fonts, sprites, theme
 from ..actions import Action
@@ -20,7 +20,7 @@ from ..dice_view import DiceView
 from ..sheet_view import SheetView
 from ..store.records import new_solo_match
 from ..turn_input import TurnInput
-from ..widgets import ProgressBar, draw_text, shadowed_panel
+from ..widgets import Celebration, ProgressBar, draw_text, shadowed_panel
 from .base import Scene
 
 
@@ -48,12 +48,12 @@ class GameScene(Scene):
         self.ruleset = ruleset
         self.ncols = ncols
         if ncols <= 1:
-            self.sheet_view = SheetView((24, 16, 440, 688), 290)
+            self.sheet_view = SheetView((24, 16, 440, 688), 290, ruleset)
             self.cx = 870
             w = 440
         else:
             w = 300 + 110 * ncols if ncols < 4 else 680
-            self.sheet_view = SheetView((24, 16, w, 688), 230 if ncols > 2 else 250)
+            self.sheet_view = SheetView((24, 16, w, 688), 230 if ncols > 2 else 250, ruleset)
             self.cx = (24 + w + 1256) / 2 + 6
         # half widths of the right-hand column's lines: never over the sheet or off the window
         sheet_right = 24 + w + 10
@@ -75,6 +75,9 @@ class GameScene(Scene):
         self.dialog: str | None = None          # "give_up" while the confirm box is open
         self._seen_turn = None
         self._rolled_frame = -1                  # app.frames when this window last rolled
+        self._was_landing = False
+        self._sheets_seen = None                 # the sheets of the last frame: what was just written
+        self.celebration: Celebration | None = None
         self.button("roll", roll_rect, lambda: self.t("game.roll"),
                     size=28, action=Action(A.ROLL))
         self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
@@ -124,6 +127,9 @@ class GameScene(Scene):
             return [(w.screen_rect(layout), w.action) for w in self.widgets if w.id.startswith("dialog_")]
         out = []
         st = self.state
+        if self.input.pending is not None and self.my_turn():
+            # under everything else: a click beside the "Register?" box takes it back
+            out.append((pygame.Rect((0, 0), self.app.screen.get_size()), Action(A.CANCEL)))
         if self.my_turn() and st.dice is not None and not st.over:
             col = st.active
             out += self.sheet_view.targets(layout, self.ncols, col, st.sheets[col].free_boxes())
@@ -160,6 +166,20 @@ class GameScene(Scene):
         bonus = extra_bonus_for(rs, sheet, st.dice)
         key = f"game.joker_hint.{kind}" + ("_bonus" if bonus else "")
         return self.t(key, box=self.t(f"box.{upper}"), bonus=bonus)
+
+    def refusal_text(self, code: str) -> str:
+        """A refused click in words; a joker's refusal says where the roll must go."""
+        st = self.state
+        if code == "joker_forces_box" and st.dice is not None:
+            rs, sheet = st.ruleset, st.sheets[st.active]
+            upper = UPPER_BOXES[st.dice[0] - 1]
+            ok = allowed_boxes(rs, sheet, st.dice)
+            if tuple(ok) == (upper,):
+                return self.t("refusal.joker_to_upper", box=self.t(f"box.{upper}"))
+            if ok and all(b in LOWER_BOXES for b in ok):
+                return self.t("refusal.joker_to_lower")
+            return self.t("refusal.joker_to_scratch")
+        return self.t(f"refusal.{code}")
 
     def hint_mask(self):
         st = self.state
@@ -284,17 +304,52 @@ class GameScene(Scene):
         before = st.sheets[st.active]
         kind, arg = self.input.click(st, box)
         if kind == "refuse":
-            self.app.show(self.t(f"refusal.{arg}"), "error")
+            self.app.show(self.refusal_text(arg), "error")
         elif kind == "write":
             pts = self.input.previews(st).get(box, 0)
             self.send_write(box)
             self.after_write(before, box, pts)
 
     def after_write(self, before, box, pts) -> None:
-        rs = self.state.ruleset
-        after = self.state.sheets[self.my_seat]
-        bonus = after.upper_bonus(rs) > before.upper_bonus(rs) or after.extra_bonus > before.extra_bonus
-        self.app.play_sound("bonus" if bonus else ("write" if pts else "scratch"))
+        # a bonus or a Bonanza gets its fanfare from ``watch_sheets``
+        self.app.play_sound("write" if pts else "scratch")
+
+    # ---------------------------------------------------------- feel
+    def motion(self) -> bool:
+        return self.app.profile.animation_seconds > 0
+
+    def watch_sheets(self) -> None:
+        """What changed on the sheets since the last frame, by anyone: a written box counts up;
+        a Bonanza, a joker bonus or the upper bonus of this window's seat is celebrated."""
+        st = self.state
+        seen, self._sheets_seen = self._sheets_seen, st.sheets
+        if seen is None or len(seen) != len(st.sheets):
+            return
+        now, rs = self.app.now, st.ruleset
+        for c, (old, new) in enumerate(zip(seen, st.sheets)):
+            if new is old:
+                continue
+            if self.motion():
+                for b in BOXES:
+                    if old.get(b) is None and new.get(b):
+                        self.sheet_view.count_up(c, b, new.get(b), now)
+            if c != self.my_seat:
+                continue
+            if old.get("bonanza") is None and new.get("bonanza") == BONANZA_POINTS:
+                self.celebrate(self.t("fx.five_equal", box=self.t("box.bonanza")), "fanfare")
+            elif new.extra_bonus > old.extra_bonus:
+                self.celebrate(self.t("fx.joker", bonus=new.extra_bonus - old.extra_bonus), "fanfare")
+            elif new.upper_bonus(rs) > old.upper_bonus(rs):
+                self.celebrate(self.t("fx.upper_bonus", bonus=new.upper_bonus(rs)), "bonus")
+
+    def celebrate(self, text: str, sound: str) -> None:
+        self.app.play_sound(sound)
+        if self.motion():
+            self.celebration = Celebration(text, self.app.now, (self.cx, 300))
+
+    def skip_animation(self) -> None:
+        self.celebration = None
+        self.sheet_view.counts.clear()
 
     # ---------------------------------------------------------- frame
     def update(self, dt: float) -> None:
@@ -306,6 +361,11 @@ class GameScene(Scene):
             self.input.reset_turn()
             self.dice_view.rolled_at = None
         self._select_suggested()
+        self.watch_sheets()
+        landing = self.dice_landing()
+        if self._was_landing and not landing:
+            self.app.play_sound("land")
+        self._was_landing = landing
 
     def _select_suggested(self) -> None:
         """Keep a box selected on my turn once rolled: the advisor's first, else the first allowed."""
@@ -319,7 +379,11 @@ class GameScene(Scene):
         return self.dice_view.animating(self.app.now)
 
     def animating(self) -> bool:
-        return self.dice_view.animating(self.app.now)
+        now = self.app.now
+        if self.celebration is not None and not self.celebration.active(now):
+            self.celebration = None
+        return (self.dice_view.animating(now) or self.celebration is not None
+                or self.sheet_view.counting(now))
 
     def still_redraw(self) -> float:
         # the advisor's build progress bar moves a few times a second, not 60
@@ -340,7 +404,8 @@ class GameScene(Scene):
                              selection=self.input.selection if mine else None,
                              pending=self.input.pending if mine else None,
                              seat_labels=self.seat_labels(), seat_status=self.seat_status(),
-                             show_selection=mine and st.dice is not None, marks=self.auto_marks())
+                             show_selection=mine and st.dice is not None, marks=self.auto_marks(),
+                             now=self.app.now)
         self.draw_top_bar(surface)
         held = self.shown_held()
         hint = self.hint_mask() if mine else None
@@ -360,6 +425,8 @@ class GameScene(Scene):
         self.draw_footer(surface)
         self.draw_fingerprint(surface)
         self.draw_widgets_no_dialog(surface)
+        if self.celebration is not None:
+            self.celebration.draw(surface, L, self.app.now)
         if self.dialog:
             self.draw_dialog(surface)
 

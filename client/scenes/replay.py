@@ -22,7 +22,8 @@ class ReplayScene(Scene):
         self.index = len(self.states) - 1
         n = len(self.states[0].setup.seats) if self.states else 1
         w = 440 if n == 1 else (300 + 110 * n if n < 4 else 680)
-        self.sheet_view = SheetView((24, 16, w, 688), 290 if n == 1 else 230)
+        self.sheet_view = SheetView((24, 16, w, 688), 290 if n == 1 else 230,
+                                    self.states[0].ruleset if self.states else None)
         self.cx = (24 + w + 1256) / 2 + 6
         self.dice_view = DiceView((self.cx, 250), die=80, gap=14)
         cx = self.cx
@@ -31,7 +32,8 @@ class ReplayScene(Scene):
         self.button("next", (cx + 2, 420, 152, 50), lambda: self.t("verify.step_forward"), size=18)
         self.button("last", (cx + 160, 420, 152, 50), lambda: self.t("verify.last"), style="secondary", size=18)
         self.button("back", (cx - 120, 620, 240, 50), lambda: self.t("common.back"), style="secondary")
-        self.focus_id = "next"
+        # a visible focus on an enabled button: Enter at the last move steps back one
+        self.focus_id = "next" if self.index < len(self.states) - 1 else "prev"
 
     def button_enabled(self, id):
         if id in ("first", "prev"):
@@ -60,9 +62,14 @@ class ReplayScene(Scene):
             self.step_to(len(self.states) - 1)
         else:
             super().handle(action)
-            # keep focus on an enabled button
-            if self.focus_id and not self.button_enabled(self.focus_id):
-                self.move_focus(1)
+        self.keep_focus()
+
+    def keep_focus(self) -> None:
+        """A stepping button greyed out at either end hands the focus to its opposite
+        (never to "First" or "Last", which would jump through the game on the next Enter)."""
+        if self.focus_id and not self.button_enabled(self.focus_id):
+            other = {"first": "next", "prev": "next", "next": "prev", "last": "prev"}.get(self.focus_id)
+            self.focus_id = other if other and self.button_enabled(other) else "back"
 
     def on_press(self, id):
         if id == "first":
@@ -75,6 +82,17 @@ class ReplayScene(Scene):
             self.step_to(len(self.states) - 1)
         elif id == "back":
             self.back()
+
+    def held(self, i: int) -> list[bool]:
+        """The dice kept from state ``i``'s roll: the hold of the next move when it is a roll
+        of the same turn (what the player chose while looking at these dice)."""
+        if i >= len(self.records) or self.states[i].dice is None:
+            return [False] * 5
+        move = self.records[i].get("move", {})
+        if move.get("type") != "roll" or move.get("seat") != self.states[i].active:
+            return [False] * 5
+        hold = move.get("hold") or []
+        return [bool(h) for h in hold[:5]] + [False] * (5 - len(hold[:5]))
 
     def describe(self, i: int) -> str:
         if i == 0 or i - 1 >= len(self.records):
@@ -117,7 +135,7 @@ class ReplayScene(Scene):
                   L.font_px(26), theme.GOLD, bold=True, align="center")
         draw_text(surface, self.describe(self.index), L.rect((cx - 300, 154, 600, 34)), L.font_px(20),
                   theme.TEXT_ON_FELT, align="center")
-        self.dice_view.draw(surface, L, self.app.now, dice, [False] * 5)
+        self.dice_view.draw(surface, L, self.app.now, dice, self.held(self.index))
         # progress through the game
         bar = L.rect((cx - 300, 360, 600, 10))
         pygame.draw.rect(surface, theme.PROGRESS_BG, bar, border_radius=bar.h // 2)

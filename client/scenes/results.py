@@ -5,9 +5,11 @@ from __future__ import annotations
 import pygame
 
 from core.game import standings
+from core.rules import LOWER_BOXES, UPPER_BOXES
 from core.verify import verify_bytes
 from .. import theme
-from ..widgets import draw_text, shadowed_panel
+from ..sheet_view import draw_scratch, ease_out
+from ..widgets import Celebration, draw_text, shadowed_panel
 from .base import Scene
 from .game import format_time
 
@@ -54,6 +56,34 @@ class ResultsScene(Scene):
         self.button("verify", (515, 628, 250, 56), lambda: self.t("results.verify"), style="secondary", size=20)
         self.button("menu", (780, 628, 250, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
         self.focus_id = "again" if mode != "daily" and mode != "table" else "verify"
+        self.count_seconds = 1.0 if app.profile.animation_seconds > 0 else 0.0   # the score counts up
+        self.shown_at = None
+        self.celebration = None
+
+    def on_enter(self):
+        self.shown_at = self.app.now
+        if self.is_new_best():
+            self.app.play_sound("fanfare")
+            if self.count_seconds:
+                self.celebration = Celebration(self.t("game.new_best"), self.app.now + self.count_seconds,
+                                               (320, 330))
+
+    def counted(self, value: int) -> int:
+        """``value`` as the count-up shows it now."""
+        if not self.count_seconds or self.shown_at is None:
+            return value
+        return int(round(value * ease_out((self.app.now - self.shown_at) / self.count_seconds)))
+
+    def animating(self) -> bool:
+        now = self.app.now
+        if self.celebration is not None and now - self.celebration.start >= Celebration.DURATION:
+            self.celebration = None
+        counting = self.count_seconds and self.shown_at is not None and now - self.shown_at < self.count_seconds
+        return bool(counting) or self.celebration is not None
+
+    def skip_animation(self) -> None:
+        self.count_seconds = 0.0
+        self.celebration = None
 
     @classmethod
     def from_match(cls, app, match, elapsed, mode="solo", seed_text=None, record=None):
@@ -82,24 +112,37 @@ class ResultsScene(Scene):
         return self._personal_best
 
     def draw_sheet_summary(self, surface) -> None:
-        """A solo game: the sheet's sums under the single standings line."""
+        """A solo game: the whole sheet in two columns (upper and lower boxes), scratched
+        boxes struck through, in the right card."""
         L = self.layout
         st = self.state
         sheet = st.sheets[self.my_seat]
         rs = st.ruleset
-        rows = [(self.t(f"game.ruleset.{rs.name}"), ""),
-                (self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
-                (self.t("game.upper_bonus"), str(sheet.upper_bonus(rs)) if sheet.upper_bonus(rs) else "–")]
+        draw_text(surface, self.t("results.sheet"), L.rect((650, 110, 330, 40)), L.font_px(24),
+                  theme.INK, bold=True)
+        draw_text(surface, self.t(f"game.ruleset.{rs.name}"), L.rect((980, 110, 210, 40)), L.font_px(18),
+                  theme.INK_SOFT, align="right")
+        bonus = sheet.upper_bonus(rs)
+        left = [(self.t(f"box.{b}"), sheet.get(b)) for b in UPPER_BOXES]
+        left += [(self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
+                 (self.t("game.upper_bonus"), str(bonus) if bonus else "–")]
+        right = [(self.t(f"box.{b}"), sheet.get(b)) for b in LOWER_BOXES]
         if rs.joker:
-            rows.append((self.t("game.joker_bonus"), str(sheet.extra_bonus) if sheet.extra_bonus else "–"))
-        y = 236
-        for label, value in rows:
-            pygame.draw.line(surface, theme.PAPER_LINE, L.point(650, y - 4), L.point(1190, y - 4), 1)
-            draw_text(surface, label, L.rect((650, y, 380, 36)), L.font_px(20),
-                      theme.INK_SOFT if value else theme.INK, bold=not value)
-            draw_text(surface, value, L.rect((1040, y, 150, 36)), L.font_px(22), theme.INK, bold=True,
-                      align="right")
-            y += 44
+            right.append((self.t("game.joker_bonus"), str(sheet.extra_bonus) if sheet.extra_bonus else "–"))
+        row_h = 32
+        for x, rows in ((650, left), (935, right)):
+            for i, (label, value) in enumerate(rows):
+                y = 156 + i * row_h
+                summed = isinstance(value, str)
+                if i:
+                    pygame.draw.line(surface, theme.PAPER_LINE, L.point(x, y), L.point(x + 255, y), 1)
+                draw_text(surface, label, L.rect((x + 4, y, 180, row_h)), L.font_px(18), theme.INK,
+                          bold=summed)
+                cell = L.rect((x + 190, y + 3, 60, row_h - 6))
+                if value == 0:
+                    draw_scratch(surface, cell, L)
+                elif value is not None:
+                    draw_text(surface, str(value), cell, L.font_px(20), theme.INK, bold=True, align="right")
 
     def button_enabled(self, id):
         if id == "again":
@@ -132,8 +175,8 @@ class ResultsScene(Scene):
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         draw_text(surface, self.t("game.score"), L.rect((90, 112, 460, 36)), L.font_px(22), theme.INK_SOFT,
                   align="center")
-        draw_text(surface, str(me), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK, bold=True,
-                  align="center")
+        draw_text(surface, str(self.counted(me)), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK,
+                  bold=True, align="center")
         y = 252
         if self.mode != "table":
             draw_text(surface, self.t("game.timer", time=self.time_text()),
@@ -147,9 +190,20 @@ class ResultsScene(Scene):
         if best is not None:
             draw_text(surface, self.t("game.personal_best", score=best), L.rect((90, y, 460, 36)),
                       L.font_px(22), theme.INK_SOFT, align="center")
-        # right card: standings
+        # right card: a solo game's whole sheet, else the standings
         card2 = L.rect((620, 96, 600, 330))
         shadowed_panel(surface, card2, theme.PAPER, L.px(16), L.px(6))
+        if len(self.standings) == 1:
+            self.draw_sheet_summary(surface)
+        else:
+            self.draw_standings(surface)
+        self.draw_fairness(surface)
+        self.draw_widgets(surface)
+        if self.celebration is not None:
+            self.celebration.draw(surface, L, self.app.now)
+
+    def draw_standings(self, surface) -> None:
+        L = self.layout
         draw_text(surface, self.t("results.standings"), L.rect((650, 110, 540, 40)), L.font_px(24),
                   theme.INK, bold=True)
         places = [s.place for s in self.standings]
@@ -166,11 +220,12 @@ class ResultsScene(Scene):
                           L.rect((716, yy + 28, 330, 24)), L.font_px(16), theme.BAD)
             else:   # on the line of the place and the total
                 draw_text(surface, name, L.rect((716, yy, 330, 50)), L.font_px(22), theme.INK, bold=True)
-            draw_text(surface, str(s.total), L.rect((1050, yy, 140, 50)), L.font_px(30), theme.INK,
-                      bold=True, align="right")
-        if len(self.standings) == 1:
-            self.draw_sheet_summary(surface)
-        # fairness: fingerprint, revealed seed, verdict
+            draw_text(surface, str(self.counted(s.total)), L.rect((1050, yy, 140, 50)), L.font_px(30),
+                      theme.INK, bold=True, align="right")
+
+    def draw_fairness(self, surface) -> None:
+        """The fingerprint, the revealed seed and the verdict."""
+        L = self.layout
         fair = L.rect((60, 446, 1160, 160))
         shadowed_panel(surface, fair, theme.FELT_DARK, L.px(14), L.px(4))
         if self.commitment is not None:
@@ -186,4 +241,3 @@ class ResultsScene(Scene):
         mark = "✔ " if ok else "✖ "
         draw_text(surface, mark + verdict_line(self.t, self.verdict),
                   L.rect((84, 532, 1112, 56)), L.font_px(22), theme.OK if ok else theme.BAD, bold=True)
-        self.draw_widgets(surface)

@@ -28,7 +28,10 @@ class SettingsScene(Scene):
         for i, row in enumerate(ROWS):
             y = Y0 + i * STEP
             if row == "name":
-                self.name_field = self.field("name", (640, y, 400, 50), value=p.name, max_len=MAX_NAME)
+                # until a name is chosen the field is empty and shows "Player" in the current
+                # language: saving the shown default would pin it to one language
+                self.name_field = self.field("name", (640, y, 400, 50), value=p.name if p.has_name else "",
+                                             placeholder=lambda: self.t("game.player"), max_len=MAX_NAME)
                 continue
             self.button(f"dec:{row}", (640, y, 56, 50), "‹", style="secondary", size=28)
             self.button(f"val:{row}", (704, y, 272, 50), lambda r=row: self.value_text(r), style="ghost", size=21)
@@ -96,9 +99,9 @@ class SettingsScene(Scene):
         super().handle(action)
 
     def commit_name(self) -> None:
-        name = self.name_field.value.strip()
+        name = " ".join(self.name_field.value.split())[:MAX_NAME]
         if name and name != self.app.profile.name:
-            self.app.profile.name = name[:32]
+            self.app.profile.name = name
             self.app.profile.save()
             self.app.show(self.t("settings.saved"), "good", 1.5)
 

@@ -41,5 +41,3 @@ class SoloSetupScene(Scene):
                       L.font_px(24), theme.GOLD, bold=True, align="center")
         draw_text(surface, self.t("game.ruleset.bonanza"), L.rect((390, 180, 500, 36)), L.font_px(20),
                   theme.TEXT_ON_FELT_SOFT, align="center")
-        draw_text(surface, self.t("game.controls"), L.rect((140, 600, 1000, 30)), L.font_px(17),
-                  theme.TEXT_ON_FELT_SOFT, align="center")

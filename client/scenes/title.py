@@ -83,6 +83,4 @@ class TitleScene(Scene):
         name = self.app.profile.name
         draw_text(surface, self.t("menu.greeting", name=name), L.rect((880, 668, 380, 36)),
                   L.font_px(18), theme.TEXT_ON_FELT_SOFT, align="right")
-        draw_text(surface, self.t("game.controls"), L.rect((20, 668, 840, 36)), L.font_px(15),
-                  theme.TEXT_ON_FELT_SOFT)
         self.draw_widgets(surface)
