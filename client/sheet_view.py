@@ -151,7 +151,7 @@ class SheetView:
                 pygame.draw.circle(surface, color, (hr.x + layout.px(10), hr.centery), dot_r)
                 text_r = pygame.Rect(hr.x + layout.px(18), hr.y, hr.w - layout.px(22), hr.h)
             # a long name shrinks only down to a readable size, then is cut with "…"
-            small = layout.font_px(14)
+            small = max(theme.MIN_READABLE_PX, layout.font_px(14))
             if fonts.fit_size(label, layout.font_px(18), text_r.w, True, small) <= small:
                 label = ellipsize(label, small, text_r.w, True)
             draw_text(surface, label, text_r, layout.font_px(18), theme.INK, bold=True, align="center")

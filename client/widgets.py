@@ -295,7 +295,8 @@ class Toast:
             lines = wrap_long(self.text, px, inner_w)
             if len(lines) <= self.MAX_LINES:
                 return lines, px
-        return wrap_long(self.text, px, inner_w)[: self.MAX_LINES], px
+        # longer still (a deep path): more lines rather than a cut-off message
+        return wrap_long(self.text, px, inner_w)[: 2 * self.MAX_LINES], px
 
     def rect(self, layout, avoid=()) -> pygame.Rect:
         """Where the toast goes: at the bottom, moved up above any button it would cover."""

@@ -362,6 +362,8 @@ class GameScene(Scene):
             self.dice_view.rolled_at = None
         self._select_suggested()
         self.watch_sheets()
+        if self.celebration is not None and not self.celebration.active(self.app.now):
+            self.celebration = None
         landing = self.dice_landing()
         if self._was_landing and not landing:
             self.app.play_sound("land")
@@ -380,8 +382,6 @@ class GameScene(Scene):
 
     def animating(self) -> bool:
         now = self.app.now
-        if self.celebration is not None and not self.celebration.active(now):
-            self.celebration = None
         return (self.dice_view.animating(now) or self.celebration is not None
                 or self.sheet_view.counting(now))
 

@@ -74,10 +74,13 @@ class ResultsScene(Scene):
             return value
         return int(round(value * ease_out((self.app.now - self.shown_at) / self.count_seconds)))
 
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.celebration is not None and self.app.now - self.celebration.start >= Celebration.DURATION:
+            self.celebration = None
+
     def animating(self) -> bool:
         now = self.app.now
-        if self.celebration is not None and now - self.celebration.start >= Celebration.DURATION:
-            self.celebration = None
         counting = self.count_seconds and self.shown_at is not None and now - self.shown_at < self.count_seconds
         return bool(counting) or self.celebration is not None
 
