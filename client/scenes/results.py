@@ -139,9 +139,10 @@ class ResultsScene(Scene):
                 summed = isinstance(value, str)
                 if i:
                     pygame.draw.line(surface, theme.PAPER_LINE, L.point(x, y), L.point(x + 255, y), 1)
-                draw_text(surface, label, L.rect((x + 4, y, 180, row_h)), L.font_px(18), theme.INK,
-                          bold=summed)
-                cell = L.rect((x + 190, y + 3, 60, row_h - 6))
+                if summed:      # the sums on a shaded band, as on the game's sheet
+                    pygame.draw.rect(surface, theme.PAPER_SHADE, L.rect((x, y + 1, 255, row_h - 1)))
+                draw_text(surface, label, L.rect((x + 4, y, 200, row_h)), L.font_px(18), theme.INK)
+                cell = L.rect((x + 206, y + 3, 48, row_h - 6))
                 if value == 0:
                     draw_scratch(surface, cell, L)
                 elif value is not None:
