@@ -72,7 +72,7 @@ def _write(rs, V, mask, u, flag, r, fmatters):
     for b in range(13):
         ok = ((mask >> b) & 1) == 0
         # the joker rules: the face's upper box if free, else a lower box, else any
-        jok = np.where(face_free, f0 == b, lower_free if b < 6 else True)
+        jok = np.where(face_free, f0 == b, ~lower_free if b < 6 else True)
         ok &= ~joker_on | jok
         if b < 6:
             pts = COUNTS[r, b].astype(np.int64) * (b + 1)

@@ -1,6 +1,8 @@
 """The player's profile and settings as the client sees them (backed by client.store)."""
 from __future__ import annotations
 
+import os
+
 from . import theme
 from .store import DEFAULT_NAME
 
@@ -14,6 +16,7 @@ DEFAULT_SETTINGS = {
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
     "last_join": {},            # the join form as last sent: address, port, code
     "tables": {},               # running table games by code: host, port, resume token
+    "relays": {},               # relay keys seen, by "address:port": their fingerprints
 }
 ANIMATION_SECONDS = {"off": 0.0, "fast": 0.18, "normal": 0.45}
 
@@ -40,6 +43,40 @@ class Profile:
             self.settings["animation"] = "normal"
         if tuple(self.settings["window_size"]) not in theme.WINDOW_SIZES:
             self.settings["window_size"] = [1280, 720]
+
+    def check_relay_key(self, address: str, port: int, fingerprint: str) -> str:
+        """"new" (remembered now), "known" (as last time) or "changed": like a known host
+        in ssh, a changed key means this may not be the relay the player met before."""
+        where = f"{address}:{port}"
+        relays = dict(self.settings.get("relays") or {})
+        seen = relays.get(where)
+        if seen == fingerprint:
+            return "known"
+        if seen is not None:
+            return "changed"
+        relays[where] = fingerprint
+        self.settings["relays"] = relays
+        self.save()
+        return "new"
+
+    def seat_signer(self):
+        """This player's seat key (``seat.key`` beside the store): every request at a
+        relay's table is signed with it, so a finished log proves which moves were
+        theirs.  Without a writable folder the key lasts for this run only."""
+        signer = getattr(self, "_signer", None)
+        if signer is None:
+            import secrets
+            from core.signing import KEY_BYTES, Signer
+            directory = getattr(self.store, "directory", None)
+            try:
+                if not directory:
+                    raise OSError("no data folder")
+                from relay.keys import load_or_create
+                signer = load_or_create(os.path.join(directory, "seat.key"))
+            except Exception:   # a table still plays; its log names a key of this run
+                signer = Signer(secrets.token_bytes(KEY_BYTES))
+            self._signer = signer
+        return signer
 
     @property
     def name(self) -> str:

@@ -40,7 +40,9 @@ def pack(obj: Any) -> bytes:
 
 
 def chain_next(previous: bytes, record: dict) -> bytes:
-    body = {k: v for k, v in record.items() if k != "chain"}
+    """The record's chain: over the previous chain and the record without ``chain`` and
+    ``sig`` (a relay's signature is over the chain, so it cannot be inside it)."""
+    body = {k: v for k, v in record.items() if k != "chain" and k != "sig"}
     return hashlib.sha256(previous + pack(body)).digest()
 
 
@@ -49,9 +51,10 @@ def chain_start(header: dict) -> bytes:
 
 
 def make_header(setup: Setup, mode: str, dice: dict, settings: dict | None = None,
-                meta: dict | None = None) -> dict:
+                meta: dict | None = None, signing: dict | None = None) -> dict:
     """A header record.  ``dice`` is ``{"scheme": "commit", "commit": bytes,
-    "contributions": [bytes | None, ...]}`` or ``{"scheme": "public", "date": "YYYY-MM-DD"}``."""
+    "contributions": [bytes | None, ...]}`` or ``{"scheme": "public", "date": "YYYY-MM-DD"}``.
+    ``signing`` (a relay's games) is ``{"relay": public key, "seats": [public key | None]}``."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}")
     header = {
@@ -60,6 +63,9 @@ def make_header(setup: Setup, mode: str, dice: dict, settings: dict | None = Non
         "seats": [s.to_dict() for s in setup.seats], "first_seat": setup.first_seat,
         "settings": dict(settings or {}), "dice": dict(dice), "meta": dict(meta or {}),
     }
+    if signing is not None:
+        header["signing"] = {"relay": bytes(signing["relay"]),
+                             "seats": [None if k is None else bytes(k) for k in signing["seats"]]}
     header["chain"] = chain_start(header)
     return header
 
@@ -99,6 +105,7 @@ _pack = msgpack.Packer(use_bin_type=True).pack   # ``pack`` without a Packer per
 _unpackb = msgpack.unpackb
 _sha256 = hashlib.sha256
 _CHAIN_KEY = _pack("chain")
+_SIG_KEY = _pack("sig")
 
 
 class GameLog:
@@ -116,12 +123,13 @@ class GameLog:
     tracked by the collector.  A log read back keeps the dicts it decoded anyway.
     """
 
-    __slots__ = ("header", "end", "encoded", "_dicts", "_last_chain")
+    __slots__ = ("header", "end", "encoded", "_dicts", "_last_chain", "signer")
 
     def __init__(self, header: dict, records: Iterable[dict] = (), end: dict | None = None,
-                 *, keep_dicts: bool = True):
+                 *, keep_dicts: bool = True, signer=None):
         self.header = header
         self.end = end
+        self.signer = signer          # a relay's core.signing.Signer: every record is signed
         self.encoded: list[bytes] = []
         self._dicts: list[dict] | None = [] if keep_dicts else None
         self._last_chain: bytes | None = None
@@ -163,25 +171,37 @@ class GameLog:
     def moves(self) -> list[dict]:
         return [r["move"] for r in self.records]
 
-    def append(self, move: dict, state: GameState) -> tuple[dict, bytes]:
+    def append(self, move: dict, state: GameState,
+               intent: dict | None = None) -> tuple[dict, bytes]:
         """Record ``move`` whose resulting state is ``state``: (the record, its encoding).
+        ``intent`` is the seat's signed intent the move was made from, if any.
 
-        The record is encoded once: the chain hashes the bytes without ``chain`` (a
-        4-entry map), and the stored record is the same bytes as a 5-entry map with
-        ``chain`` added, which is exactly ``pack(record)`` (msgpack keeps key order;
-        tests compare with ``move_record``).
+        The record is encoded once: the chain hashes the bytes without ``chain`` (an
+        n-entry map), and the stored record is the same bytes as a map with ``chain``
+        (and a signer's ``sig``) added, which is exactly ``pack(record)`` (msgpack
+        keeps key order; tests compare with ``move_record``).
         """
         rec = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
+        if intent is not None:
+            rec["intent"] = intent
         body = _pack(rec)
         chain = _sha256(self.last_chain + body).digest()
         rec["chain"] = chain
-        encoded = b"\x85" + body[1:] + _CHAIN_KEY + _pack(chain)
+        tail = _CHAIN_KEY + _pack(chain)
+        if self.signer is not None:
+            rec["sig"] = sig = self.signer.sign_record(chain)
+            tail += _SIG_KEY + _pack(sig)
+        # a fixmap's first byte is 0x80 + its size (records have far fewer than 16 keys)
+        encoded = bytes((0x80 + len(rec),)) + body[1:] + tail
         self._add(rec, encoded)
         return rec, encoded
 
     def finish(self, state: GameState, reveal: dict, meta: dict | None = None) -> dict:
-        self.end = end_record(state, reveal, self.last_chain, meta)
-        return self.end
+        end = end_record(state, reveal, self.last_chain, meta)
+        if self.signer is not None:
+            end["sig"] = self.signer.sign_record(end["chain"])
+        self.end = end
+        return end
 
     def to_bytes(self) -> bytes:
         parts = [MAGIC, pack(self.header), *self.encoded]

@@ -55,16 +55,25 @@ class Match:
     @classmethod
     def create(cls, ruleset: str, seats: Sequence[Seat], seed: bytes, mode: str = "table",
                contributions: Sequence[bytes | None] | None = None,
-               settings: dict | None = None, meta: dict | None = None) -> "Match":
-        """A committed-seed game: ``seed`` is secret until ``finish``."""
+               settings: dict | None = None, meta: dict | None = None,
+               signer=None, seat_keys: Sequence[bytes | None] | None = None) -> "Match":
+        """A committed-seed game: ``seed`` is secret until ``finish``.  With ``signer`` (a
+        relay's ``core.signing.Signer``) every record is signed, and ``seat_keys`` names
+        the public key each human seat signs its intents with."""
         if contributions is None:
             contributions = [None] * len(seats)
         contributions = [None if c is None else bytes(c) for c in contributions]
         key = dice_mod.game_key(seed, contributions)
         setup = Setup(ruleset, tuple(seats), dice_mod.first_seat(key, len(seats)))
+        signing = None
+        if signer is not None:
+            signing = {"relay": signer.public,
+                       "seats": list(seat_keys) if seat_keys is not None else [None] * len(seats)}
         header = make_header(setup, mode, {"scheme": "commit", "commit": dice_mod.commitment(seed),
-                                           "contributions": contributions}, settings, meta)
-        return cls(setup, key, GameLog(header, keep_dicts=False), {"seed": bytes(seed)})
+                                           "contributions": contributions}, settings, meta,
+                             signing)
+        return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer),
+                   {"seed": bytes(seed)})
 
     @classmethod
     def create_daily(cls, date_iso: str, name: str, meta: dict | None = None) -> "Match":
@@ -83,7 +92,8 @@ class Match:
         return self.state.active if seat is None else seat
 
     def roll(self, hold: Sequence[bool] | None = None, auto: bool = False, *,
-             seat: int | None = None) -> tuple[dict | None, Refusal | None]:
+             seat: int | None = None, intent: dict | None = None
+             ) -> tuple[dict | None, Refusal | None]:
         """Roll the dice not in ``hold`` (five bools); without ``hold``, keep ``held``.
 
         Nothing may be held before the turn's first roll, and not all five."""
@@ -92,14 +102,20 @@ class Match:
             return None, GAME_OVER
         seat = self._seat(seat)
         if hold is None:
-            hold = self.held if st.dice is not None and seat == st.active else NO_HOLD
+            hold = self.roll_hold(seat)
         refusal = check_roll(st, seat, hold)
         if refusal is not None:
             return None, refusal
         hold = list(hold)
         dice = dice_mod.roll_dice(self.key, st.turn, st.rolls + 1, st.dice, hold)
         return self._fold({"type": "roll", "seat": seat, "hold": hold, "dice": list(dice),
-                           "auto": auto}), None
+                           "auto": auto}, intent), None
+
+    def roll_hold(self, seat: int) -> list[bool]:
+        """What a roll by ``seat`` without a hold keeps: what it announced, if it is the
+        active seat with dice in front of it; nothing otherwise."""
+        st = self.state
+        return list(self.held) if st.dice is not None and seat == st.active else list(NO_HOLD)
 
     def hold(self, seat: int, mask: Sequence[bool]) -> Refusal | None:
         """The active seat announces the dice it holds (its next roll keeps them)."""
@@ -108,8 +124,8 @@ class Match:
             self.held = list(mask)
         return refusal
 
-    def write(self, box: str, auto: bool = False, *,
-              seat: int | None = None) -> tuple[dict | None, Refusal | None]:
+    def write(self, box: str, auto: bool = False, *, seat: int | None = None,
+              intent: dict | None = None) -> tuple[dict | None, Refusal | None]:
         """Write the dice into ``box``; the turn passes."""
         if self.state.active is None:
             return None, GAME_OVER
@@ -117,14 +133,15 @@ class Match:
         refusal = check_write(self.state, seat, box)
         if refusal is not None:
             return None, refusal
-        return self._fold({"type": "write", "seat": seat, "box": box, "auto": auto}), None
+        return self._fold({"type": "write", "seat": seat, "box": box, "auto": auto}, intent), None
 
-    def give_up(self, seat: int, why: str = "gave_up") -> tuple[dict | None, Refusal | None]:
+    def give_up(self, seat: int, why: str = "gave_up",
+                intent: dict | None = None) -> tuple[dict | None, Refusal | None]:
         """``seat`` stops playing (``why``: gave_up, left or away); any seat, any time."""
         refusal = check_give_up(self.state, seat, why)
         if refusal is not None:
             return None, refusal
-        return self._fold({"type": "give_up", "seat": seat, "why": why}), None
+        return self._fold({"type": "give_up", "seat": seat, "why": why}, intent), None
 
     def play(self, move: Any) -> tuple[dict | None, Refusal | None]:
         """A whole move dict (as in a log): checked, and a roll's dice must be the key's."""
@@ -135,14 +152,14 @@ class Match:
             return None, refusal
         return self._fold(move), None
 
-    def _fold(self, move: dict) -> dict:
+    def _fold(self, move: dict, intent: dict | None = None) -> dict:
         old = self.state
         self.state = state = apply_legal(old, move)
         if move["type"] == "roll":
             self.held = list(move["hold"])
         elif state.turn != old.turn or state.active != old.active:
             self.held = list(NO_HOLD)
-        rec, _ = self.log.append(move, state)
+        rec, _ = self.log.append(move, state, intent)
         return rec
 
     # ------------------------------------------------------------ the end

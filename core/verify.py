@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import dice as dice_mod
+from . import signing
 from .game import GameState, standings
 from .log import GameLog, LogError, game_key_from, parse_log, setup_from_header
 from .match import Replay
@@ -16,6 +17,7 @@ class Verdict:
     detail: str               # one line for a person
     log: GameLog | None = None
     states: list[GameState] = field(default_factory=list)
+    signed: str = ""          # who signed what, for a person ("" when the log is invalid)
 
     def line(self) -> str:
         return ("VALID: " if self.ok else "INVALID: ") + self.detail
@@ -88,8 +90,78 @@ def verify_log(log: GameLog) -> Verdict:
     expected_standings = [s.to_dict() for s in standings(final)]
     if end.get("standings") != expected_standings:
         raise _fail("standings", "the final standings do not follow from the game")
+    signed = _check_signatures(log)
     summary = ", ".join(f"{s['place']}. {s['name']} {s['total']}" for s in expected_standings)
-    return Verdict(True, "ok", f"every die, move and total checks out ({summary})", log, states)
+    return Verdict(True, "ok", f"every die, move and total checks out ({summary})", log, states,
+                   signed)
+
+
+def _made_by_seat(move: dict) -> bool:
+    """A move the seat asked for itself (not the clock's, not the relay's for a seat that
+    left or went away): the moves a seat's key must sign."""
+    if move.get("auto"):
+        return False
+    return move["type"] in ("roll", "write") or move.get("why", "gave_up") == "gave_up"
+
+
+def _intent_of(move: dict, seq_before: int) -> dict:
+    return signing.intent_body(seq_before, move["type"], move.get("hold"), move.get("box"))
+
+
+def _check_signatures(log: GameLog) -> str:
+    """Every signature of a relay's log, or that an unsigned log carries none; the
+    sentence a person reads about who signed what."""
+    header = log.header
+    seats = header["seats"]
+    names = [s["name"] for s in seats]
+    sig_info = header.get("signing")
+    if sig_info is None:
+        for rec in log.records:
+            if "sig" in rec or "intent" in rec:
+                raise _fail("signature", f"move {rec['seq']} is signed but the header names no keys")
+        if "sig" in log.end:
+            raise _fail("signature", "the end is signed but the header names no keys")
+        if header.get("mode") == "solo":
+            return "self-dealt: the player's own program dealt the dice; nothing is signed"
+        return "not signed: nothing proves who made the moves or dealt the dice"
+    relay = sig_info.get("relay") if isinstance(sig_info, dict) else None
+    keys = sig_info.get("seats") if isinstance(sig_info, dict) else None
+    if (not isinstance(relay, bytes) or len(relay) != signing.KEY_BYTES
+            or not isinstance(keys, list) or len(keys) != len(seats)
+            or any(k is not None and (not isinstance(k, bytes) or len(k) != signing.KEY_BYTES)
+                   for k in keys)):
+        raise _fail("corrupt", "the header's signing keys are malformed")
+    for i, k in enumerate(keys):
+        if k is not None and seats[i].get("kind") == "bot":
+            raise _fail("signature", f"the bot {names[i]} has a player's key")
+    game_id = header["chain"]
+    for rec in log.records:
+        seq, move = rec["seq"], rec["move"]
+        if not signing.valid(relay, signing.record_message(rec["chain"]), rec.get("sig")):
+            raise _fail("signature", f"move {seq} is not signed by the relay's key")
+        key = keys[move["seat"]]
+        intent = rec.get("intent")
+        if key is None or not _made_by_seat(move):
+            if intent is not None:
+                raise _fail("signature", f"move {seq} carries an intent nobody signs")
+            continue
+        who = names[move["seat"]]
+        if not isinstance(intent, dict):
+            raise _fail("signature", f"move {seq}: {who}'s signed request is missing")
+        if {k: v for k, v in intent.items() if k != "sig"} != _intent_of(move, seq - 1):
+            raise _fail("signature", f"move {seq} is not what {who} asked for")
+        if not signing.valid(key, signing.intent_message(game_id, intent), intent.get("sig")):
+            raise _fail("signature", f"move {seq}: {who}'s signature does not match")
+    if not signing.valid(relay, signing.record_message(log.end["chain"]), log.end.get("sig")):
+        raise _fail("signature", "the end of the game is not signed by the relay's key")
+    parts = []
+    for i, k in enumerate(keys):
+        if k is not None:
+            parts.append(f"moves of {names[i]} signed by {names[i]}'s key {signing.fingerprint(k)}")
+        else:
+            parts.append(f"moves of {names[i]} made by the relay")
+    return "; ".join(parts) + f"; dice dealt and every record signed by relay key " \
+                              f"{signing.fingerprint(relay)}"
 
 
 def verify_bytes(data: bytes) -> Verdict:

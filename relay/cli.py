@@ -12,6 +12,7 @@ import sys
 from core.settings import DEFAULT_PORT
 
 from .connection import Limits
+from .keys import KeyFileError
 from .server import Relay
 
 
@@ -55,6 +56,8 @@ async def _serve(args: argparse.Namespace) -> None:
     data = args.data or default_data_dir()
     try:
         relay = Relay(data, bot_delay=args.bot_delay, limits=limits, idle_exit=args.idle_exit)
+    except KeyFileError as e:
+        raise StartupError(f"{e} (or choose another folder with --data)") from None
     except (OSError, sqlite3.Error) as e:
         raise StartupError(f"cannot use the data folder {data}: {getattr(e, 'strerror', None) or e}"
                            " (choose another with --data)") from None

@@ -16,6 +16,7 @@ import secrets
 import threading
 from typing import Any, Callable
 
+from core import signing
 from core.game import GameState, IllegalMove, apply, new_game
 from core.log import chain_next, chain_start, setup_from_header
 from core.verify import verify_bytes
@@ -39,9 +40,16 @@ class Desync(Exception):
 
 
 class RelayClient:
-    def __init__(self, verify: bool = True, client: str = "bonanza"):
+    """``signer``: the seat's key (``core.signing.Signer``); every intent is signed with
+    it.  Without one, the client makes a key for this connection's games."""
+
+    def __init__(self, verify: bool = True, client: str = "bonanza",
+                 signer: signing.Signer | None = None):
         self.verify = verify
         self.client_name = client
+        self.signer = signer or signing.Signer(secrets.token_bytes(signing.KEY_BYTES))
+        self.contribution: bytes | None = None   # what this client sent for the dice key
+        self.took_seat = False    # this client asked for its seat (not resumed someone's)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.host: str | None = None
@@ -73,8 +81,9 @@ class RelayClient:
     # ------------------------------------------------------------ connection
     @classmethod
     async def open(cls, host: str, port: int, verify: bool = True, hello: bool = True,
-                   client: str = "bonanza") -> "RelayClient":
-        c = cls(verify=verify, client=client)
+                   client: str = "bonanza", signer: signing.Signer | None = None
+                   ) -> "RelayClient":
+        c = cls(verify=verify, client=client, signer=signer)
         await c.connect(host, port)
         if hello:
             await c.hello()
@@ -141,7 +150,34 @@ class RelayClient:
     def send(self, msg: dict) -> None:
         if self.writer is None or not self.connected:
             raise ConnectionError("not connected to the relay")
-        self.writer.write(pack_frame(msg))
+        self.writer.write(pack_frame(self._signed(msg)))
+
+    def _signed(self, msg: dict) -> dict:
+        """Our key on every seat we take, our signature on every intent."""
+        kind = msg.get("type")
+        if kind in ("create_table", "join", "daily_play"):
+            msg = dict(msg)
+            msg.setdefault("key", self.signer.public)
+            self.took_seat = msg["key"] == self.signer.public
+            if kind != "daily_play":
+                msg.setdefault("contribution", secrets.token_bytes(32))
+                self.contribution = msg["contribution"]
+            else:
+                self.contribution = None
+        elif kind in ("roll", "write", "give_up") and self.header is not None and "sig" not in msg:
+            msg = dict(msg)
+            seq = msg.setdefault("seq", self.seq)
+            hold = msg.get("hold")
+            if kind == "roll" and hold is None:
+                hold = msg["hold"] = list(self.held) if self.state is None or \
+                    (self.state.dice is not None and self.state.active == self.seat) \
+                    else [False] * 5
+            if kind == "roll" and not (isinstance(hold, list) and len(hold) == 5):
+                return msg            # malformed: the relay refuses it as it is
+            if type(seq) is int:
+                intent = signing.intent_body(seq, kind, hold, msg.get("box"))
+                msg["sig"] = self.signer.sign_intent(self.header["chain"], intent)
+        return msg
 
     def send_raw(self, data: bytes) -> None:
         """Send raw bytes (tests: junk, bad frames)."""
@@ -255,7 +291,28 @@ class RelayClient:
         if header.get("chain") != chain_start(header):
             self._flag("the header's chain does not match")
         self.chain = header["chain"]
+        self._check_my_seat(header)
         self.state = new_game(setup_from_header(header)) if self.verify else None
+
+    def _check_my_seat(self, header: dict) -> None:
+        """Before the first roll: our contribution and our key are in the header as we
+        sent them, and the relay signs with the key it greeted us with.  A relay (or a
+        proxy) that changed them could steer the dice or sign moves in our name."""
+        seat = self.seat
+        if seat is None or not self.verify or not self.took_seat:
+            return
+        dice = header.get("dice") or {}
+        if self.contribution is not None and dice.get("scheme") == "commit":
+            contributions = dice.get("contributions") or []
+            if seat >= len(contributions) or contributions[seat] != self.contribution:
+                self._flag("the relay changed your dice contribution: this game's dice "
+                           "cannot be trusted")
+        keys = (header.get("signing") or {}).get("seats") or []
+        if seat >= len(keys) or keys[seat] != self.signer.public:
+            self._flag("your key is not the one in the game's header")
+        relay_key = (self.welcome or {}).get("relay_key")
+        if relay_key is not None and (header.get("signing") or {}).get("relay") != relay_key:
+            self._flag("the game is signed by another key than the relay's")
 
     def _take_record(self, rec: dict) -> None:
         if self.header is None:
@@ -265,6 +322,10 @@ class RelayClient:
         if self.verify:
             if rec.get("chain") != chain_next(self.chain, rec):
                 self._flag(f"move {rec['seq']}: the chain does not match")
+            relay_key = (self.header.get("signing") or {}).get("relay")
+            if relay_key is not None and not signing.valid(
+                    relay_key, signing.record_message(rec["chain"]), rec.get("sig")):
+                self._flag(f"move {rec['seq']} is not signed by the relay")
             try:
                 state = apply(self.state, rec["move"])
             except IllegalMove as e:
@@ -387,8 +448,9 @@ class RelayConnection:
     RETRY_FOR = 60.0
 
     def __init__(self, host: str, port: int, client: str = "bonanza-client",
-                 auto_resume: bool = True):
+                 auto_resume: bool = True, signer: signing.Signer | None = None):
         self.host, self.port = host, port
+        self._signer = signer
         self.auto_resume = auto_resume
         self.status = "connecting"
         self.error: str | None = None
@@ -423,7 +485,7 @@ class RelayConnection:
     async def _main(self) -> None:
         self._stop = asyncio.Event()
         self._lost = asyncio.Event()
-        self.client = RelayClient(client=self._client_name)
+        self.client = RelayClient(client=self._client_name, signer=self._signer)
         self.client.on_message = self._on_message
         self._ready.set()
         try:
@@ -472,8 +534,6 @@ class RelayConnection:
         c = self.client
         msg = dict(msg)
         kind = msg.get("type")
-        if kind in ("create_table", "join") and "contribution" not in msg:
-            msg["contribution"] = secrets.token_bytes(32)
         if kind in GAME_INTENTS and "seq" not in msg:
             msg["seq"] = c.seq
         try:
@@ -519,6 +579,10 @@ class RelayConnection:
     @property
     def seat(self) -> int | None:
         return self.client.seat if self.client else None
+
+    @property
+    def welcome(self) -> dict | None:
+        return self.client.welcome if self.client else None
 
     @property
     def table(self) -> dict | None:

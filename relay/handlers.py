@@ -9,6 +9,7 @@ import secrets
 from typing import TYPE_CHECKING, Any, Callable
 
 from core import dice as dice_mod
+from core import signing
 from core.game import MAX_SEATS, Refusal, Seat
 from core.match import Match
 from core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_RULESET,
@@ -36,6 +37,45 @@ def _contribution(value: Any) -> bytes:
         raise Refuse("bad_message", "the contribution must be 32 random bytes (msgpack bin)",
                      close=True)
     return value
+
+
+def _key(value: Any) -> bytes | None:
+    """A seat's public key (optional): 32 bytes; the seat then signs every intent."""
+    if value is None:
+        return None
+    if not isinstance(value, bytes) or len(value) != signing.KEY_BYTES:
+        raise Refuse("bad_message", "key must be a 32-byte Ed25519 public key (msgpack bin)",
+                     close=True)
+    return value
+
+
+def _intent(table: Table, slot: Slot, msg: dict, kind: str) -> dict | None:
+    """The seat's signed intent, checked; None for a seat without a key, or for a request
+    so malformed that the match refuses it anyway (its refusal is the one to read).
+
+    A roll without ``hold`` keeps what the seat announced; the seat signs that hold."""
+    if slot.key is None:
+        return None
+    seq = msg.get("seq")
+    if type(seq) is not int:
+        raise Refuse("bad_sequence", "a signed request names the last move it saw (seq)")
+    hold = box = None
+    if kind == "roll":
+        hold = msg["hold"] if "hold" in msg and msg["hold"] is not None \
+            else table.match.roll_hold(slot.index)
+        if not (isinstance(hold, list) and len(hold) == 5 and all(type(h) is bool for h in hold)):
+            return None
+    elif kind == "write":
+        box = msg.get("box")
+        if not isinstance(box, str):
+            return None
+    intent = signing.intent_body(seq, kind, hold, box)
+    sig = msg.get("sig")
+    if not signing.valid(slot.key, signing.intent_message(table.match.log.header["chain"],
+                                                          intent), sig):
+        raise Refuse("bad_signature", "the request is not signed by this seat's key")
+    intent["sig"] = sig
+    return intent
 
 
 def _bots(value: Any, seats: int) -> str | list[str]:
@@ -104,7 +144,8 @@ def hello(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     _reply(conn, {"type": "welcome", "version": PROTOCOL_VERSION, "server": "bonanza-relay",
                   "limits": relay.limits.to_wire(), "rulesets": list(RULESETS),
                   "turn_seconds": list(TURN_SECONDS), "bot_policies": list(BOT_POLICIES),
-                  "max_name": MAX_NAME, "seats": [MIN_SEATS_TABLE, MAX_SEATS]}, rid)
+                  "max_name": MAX_NAME, "seats": [MIN_SEATS_TABLE, MAX_SEATS],
+                  "relay_key": relay.signer.public}, rid)
 
 
 def ping(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
@@ -136,10 +177,11 @@ def create_table(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
         raise Refuse("bad_settings", f"the ruleset is one of: {', '.join(RULESETS)}")
     bots = _bots(msg.get("bots"), seats)
     contribution = _contribution(msg.get("contribution"))
+    key = _key(msg.get("key"))
     table = Table(relay, _new_code(relay), "table", ruleset, seats, secs,
                   secrets.token_bytes(dice_mod.SEED_BYTES))
     table.bots = bots
-    slot = Slot(table, name, "human", contribution)
+    slot = Slot(table, name, "human", contribution, key=key)
     relay.open_table(conn, table, slot)
     _joined(conn, table, slot, rid)
 
@@ -158,7 +200,7 @@ def join(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     if table.name_taken(name):
         raise Refuse("name_taken", f"someone at this table is already called {name}")
     contribution = _contribution(msg.get("contribution"))
-    slot = Slot(table, name, "human", contribution)
+    slot = Slot(table, name, "human", contribution, key=_key(msg.get("key")))
     table.slots.append(slot)
     table.reindex()
     relay.tokens[slot.token] = slot
@@ -199,7 +241,8 @@ def start(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     match = Match.create(table.ruleset, seats, table.seed, mode="table",
                          contributions=[s.contribution for s in table.slots],
                          settings={"turn_seconds": table.turn_seconds},
-                         meta={"table": table.code})
+                         meta={"table": table.code}, signer=relay.signer,
+                         seat_keys=[s.key for s in table.slots])
     table.begin(match, conn, rid)
 
 
@@ -211,18 +254,22 @@ def hold(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 
 def roll(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg)
+    intent = _intent(table, slot, msg, "roll")
     # Without ``hold`` the roll keeps what the seat announced (the match remembers it).
-    _refused(table.roll(slot.index, msg["hold"] if "hold" in msg else None, False, conn, rid))
+    _refused(table.roll(slot.index, msg["hold"] if "hold" in msg else None, False, conn, rid,
+                        intent))
 
 
 def write(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg)
-    _refused(table.write(slot.index, msg.get("box"), False, conn, rid))
+    intent = _intent(table, slot, msg, "write")
+    _refused(table.write(slot.index, msg.get("box"), False, conn, rid, intent))
 
 
 def give_up(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg, need_seq=False)
-    _refused(table.give_up(slot.index, "gave_up", conn, rid))
+    intent = _intent(table, slot, msg, "give_up")
+    _refused(table.give_up(slot.index, "gave_up", conn, rid, intent))
 
 
 # ---------------------------------------------------------------- resume
@@ -269,13 +316,14 @@ def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table = Table(relay, _new_code(relay), "daily", DAILY_RULESET, 1, None,
                   relay.daily.seed(today))
     table.daily_date = today
-    slot = Slot(table, name, "human", None)
+    slot = Slot(table, name, "human", None, key=_key(msg.get("key")))
     relay.open_table(conn, table, slot)
     # Contributions [None]: the key depends on the day's seed only, so everybody that
     # day gets the same dice, and the log still has one contribution per seat.
     match = Match.create(DAILY_RULESET, [Seat(name)], table.seed, mode="daily",
                          contributions=[None], settings={},
-                         meta={"date": today, "table": table.code})
+                         meta={"date": today, "table": table.code}, signer=relay.signer,
+                         seat_keys=[slot.key])
     _joined(conn, table, slot, rid)
     table.begin(match)
 

@@ -25,6 +25,7 @@ from .clock import RealClock
 from .connection import Conn, Limits, Refuse, error_msg
 from .daily import DailyStore
 from .handlers import HANDLERS
+from .keys import load_or_create
 from .logs import LogFolder
 from .tables import FINISHED_KEEP, Slot, Table
 
@@ -48,6 +49,9 @@ class Relay:
         self.limits = limits or Limits()
         self.auto = auto or Auto()
         self.daily = DailyStore(self.data_dir / "daily.sqlite3")
+        # The relay's long-lived key: it signs every record, so a finished log proves
+        # which relay dealt its dice (clients show and remember its fingerprint).
+        self.signer = load_or_create(self.data_dir / "relay.key")
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, Slot] = {}
         self.conns: set[Conn] = set()

@@ -42,8 +42,10 @@ class Slot:
     """A seat: a human (with a resume token and maybe a connection) or a bot."""
 
     def __init__(self, table: "Table", name: str, kind: str = "human",
-                 contribution: bytes | None = None, policy: str | None = None):
+                 contribution: bytes | None = None, policy: str | None = None,
+                 key: bytes | None = None):
         self.table = table
+        self.key = key            # the seat's public key: it signs every intent
         self.name = name
         self.kind = kind
         self.contribution = contribution
@@ -202,26 +204,29 @@ class Table:
                         "clock": self.clock_info()}, sender, rid)
         self._after()
 
+    # ``intent``: the seat's signed request the move is made from (it goes into the record).
     def roll(self, seat: int, hold: Sequence[bool] | None = None, auto: bool = False,
-             sender: "Conn | None" = None, rid: Any = None) -> Refusal | None:
+             sender: "Conn | None" = None, rid: Any = None,
+             intent: dict | None = None) -> Refusal | None:
         """``seat`` rolls keeping ``hold`` (None: what it announced it holds)."""
         if self.finished:
             return GAME_OVER
-        rec, refusal = self.match.roll(hold, auto, seat=seat)
+        rec, refusal = self.match.roll(hold, auto, seat=seat, intent=intent)
         return refusal or self._moved(rec, sender, rid)
 
     def write(self, seat: int, box: Any, auto: bool = False,
-              sender: "Conn | None" = None, rid: Any = None) -> Refusal | None:
+              sender: "Conn | None" = None, rid: Any = None,
+              intent: dict | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
-        rec, refusal = self.match.write(box, auto, seat=seat)
+        rec, refusal = self.match.write(box, auto, seat=seat, intent=intent)
         return refusal or self._moved(rec, sender, rid)
 
     def give_up(self, seat: int, why: str, sender: "Conn | None" = None,
-                rid: Any = None) -> Refusal | None:
+                rid: Any = None, intent: dict | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
-        rec, refusal = self.match.give_up(seat, why)
+        rec, refusal = self.match.give_up(seat, why, intent)
         return refusal or self._moved(rec, sender, rid)
 
     def hold(self, seat: int, mask: Any, sender: "Conn | None" = None,

@@ -59,7 +59,7 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
     class FakeConn:
         table, seat, status = None, None, "connecting"
 
-        def __init__(self, host, port):
+        def __init__(self, host, port, signer=None):
             pass
 
         def poll(self):
@@ -133,7 +133,7 @@ def test_a_valid_port_joins(app, monkeypatch):
 
     class Conn:
         status, table, seat = "connecting", None, None
-        def __init__(self, *a): opened.append(a)
+        def __init__(self, *a, **k): opened.append(a)
         def poll(self): return []
     monkeypatch.setattr(relay.client, "RelayConnection", Conn)
     app.profile.name = "Ana"

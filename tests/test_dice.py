@@ -106,3 +106,20 @@ def test_roll_dice_rejected_first_byte_goes_the_long_way():
                 hits += 1
                 assert dice.roll_dice(key, turn, 1, None, [False] * 5)[p] == dice.die(key, turn, 1, p)
     assert hits   # the case occurs in this range
+
+
+def test_signature_vectors_in_fairness_doc():
+    from core import signing
+    s = signing.Signer(bytes.fromhex(vector("sign_seed")))
+    assert s.public.hex() == vector("sign_public")
+    assert s.fingerprint == vector("fingerprint")
+    chain = bytes.fromhex(vector("record_chain"))
+    assert s.sign_record(chain).hex() == vector("record_sig")
+    assert signing.valid(s.public, signing.record_message(chain), bytes.fromhex(vector("record_sig")))
+    game = bytes.fromhex(vector("intent_game"))
+    intent = signing.intent_body(7, "roll", [True, False, False, True, False])
+    assert signing.intent_message(game, intent).hex() == vector("intent_msg")
+    assert s.sign_intent(game, intent).hex() == vector("intent_sig")
+    bad = bytearray(bytes.fromhex(vector("intent_sig")))
+    bad[0] ^= 1
+    assert not signing.valid(s.public, signing.intent_message(game, intent), bytes(bad))

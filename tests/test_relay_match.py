@@ -1,12 +1,13 @@
 """The relay's move path is core's: random intents sent to a real relay over TCP and the
-same intents given to a bare ``core.match.Match`` get identical refusals, records, hashes
-and log bytes."""
+same intents given to a bare ``core.match.Match`` (with the relay's key and the seats'
+signed intents) get identical refusals, records, hashes, signatures and log bytes."""
 from __future__ import annotations
 
 import asyncio
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from core import signing
 from core.game import Seat
 from core.match import Match
 from core.rules import BOXES
@@ -22,18 +23,28 @@ INTENTS = st.lists(st.tuples(
     st.sampled_from(list(BOXES) + ["nope"])), min_size=1, max_size=40)
 
 
-def _bare(match: Match, seat: int, kind: str, mask, box):
+def _signed(match: Match, signer, kind: str, hold, box) -> dict | None:
+    """The seat's signed intent as the relay puts it in the record (None when malformed:
+    the match refuses such a request anyway)."""
+    if kind == "roll" and not (isinstance(hold, list) and len(hold) == 5
+                               and all(type(h) is bool for h in hold)):
+        return None
+    body = signing.intent_body(match.state.seq, kind, hold, box)
+    body["sig"] = signer.sign_intent(match.log.header["chain"], body)
+    return body
+
+
+def _bare(match: Match, signer, seat: int, kind: str, mask, box):
     """The intent given to the match directly: its refusal code or None."""
-    if kind == "roll":
-        refusal = match.roll(mask, seat=seat)[1]
-    elif kind == "roll_keep":
-        refusal = match.roll(None, seat=seat)[1]
+    if kind in ("roll", "roll_keep"):
+        hold = mask if kind == "roll" and mask is not None else match.roll_hold(seat)
+        refusal = match.roll(hold, seat=seat, intent=_signed(match, signer, "roll", hold, None))[1]
     elif kind == "hold":
         refusal = match.hold(seat, mask)
     elif kind == "write":
-        refusal = match.write(box, seat=seat)[1]
+        refusal = match.write(box, seat=seat, intent=_signed(match, signer, "write", None, box))[1]
     else:
-        refusal = match.give_up(seat)[1]
+        refusal = match.give_up(seat, intent=_signed(match, signer, "give_up", None, None))[1]
     return None if refusal is None else refusal.code
 
 
@@ -66,12 +77,13 @@ def test_relay_and_bare_match_agree(intents, ruleset):
             seats = [Seat(s.name, s.kind, s.policy) for s in table.slots]
             bare = Match.create(ruleset, seats, table.seed, mode="table",
                                 contributions=[s.contribution for s in table.slots],
-                                settings={"turn_seconds": 90}, meta={"table": code})
+                                settings={"turn_seconds": 90}, meta={"table": code},
+                                signer=relay.signer, seat_keys=[s.key for s in table.slots])
             assert bare.log.header == a.header
             clients = {slot.index: c for slot, c in zip(table.slots, (a, b))}
             for seat, kind, mask, box in intents:
                 client = clients[seat]
-                want = _bare(bare, seat, kind, mask, box)
+                want = _bare(bare, client.signer, seat, kind, mask, box)
                 try:
                     await client.request(_wire(client, kind, mask, box))
                     got = None

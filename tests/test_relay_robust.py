@@ -207,7 +207,7 @@ def test_hello_deadline_and_idle_timeout():
 def test_slow_reader_does_not_delay_the_others():
     async def main():
         clock = ManualClock()
-        lim = Limits(send_queue=16 * 1024, sndbuf=4096)
+        lim = Limits(send_queue=48 * 1024, sndbuf=4096)   # above a signed 3-seat log in `end`
         async with running_relay(clock=clock, limits=lim) as relay:
             a, b = await connect(relay), await connect(relay)
             j = await a.create_table("Ana", 3, 30)

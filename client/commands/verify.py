@@ -24,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
         source = (f"public daily dice for {dice['date']}" if dice["scheme"] == "public"
                   else f"seed {verdict.log.end['reveal']['seed'].hex()} matches fingerprint {dice['commit'].hex()}")
         print(f"{header['ruleset']} {header['mode']} game, {len(verdict.log.records)} moves; {source}")
+        print(verdict.signed)
     print(verdict.line())
     return 0 if verdict.ok else 1
 

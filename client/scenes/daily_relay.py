@@ -115,7 +115,7 @@ class DailyRelayScene(Scene):
         self.name = (name or app.profile.name).strip()[:MAX_NAME] or app.profile.name
         if conn is None:
             from relay.client import RelayConnection
-            conn = RelayConnection(host, self.port)
+            conn = RelayConnection(host, self.port, signer=app.profile.seat_signer())
         self.conn = self.own(conn)
         self.result = result
         self.info: dict | None = None

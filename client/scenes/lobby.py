@@ -138,7 +138,7 @@ class HostSetupScene(_Options):
             self.app.show(self.t("error.host_failed", reason=relay.error or "timeout"), "error", 8.0)
             return
         from relay.client import RelayConnection
-        conn = RelayConnection("127.0.0.1", relay.port)
+        conn = RelayConnection("127.0.0.1", relay.port, signer=self.app.profile.seat_signer())
         request = {"type": "create_table", "name": name, "seats": self.seats,
                    "turn_seconds": self.turn, "ruleset": self.ruleset, "bots": self.bots}
         # pushed over the form, so a refusal or a failure comes back to it as it was typed
@@ -203,7 +203,7 @@ class JoinScene(_Options):
             # a table this player holds a seat at: take the seat back rather than join
             self.app.push(rejoin_scene(self.app, code, seat))
             return
-        conn = RelayConnection(host, port)
+        conn = RelayConnection(host, port, signer=self.app.profile.seat_signer())
         request = {"type": "join", "code": code, "name": name}
         # pushed over the form, so a refusal or a failure comes back to it as it was typed
         self.app.push(LobbyScene(self.app, conn, host, port, request=request))
@@ -220,7 +220,7 @@ def rejoin_scene(app, code: str, seat: dict) -> "LobbyScene":
     """Resume a remembered seat (after a crash or a restart): the lobby shows
     "Connecting…" until the relay replays the game, then the table takes over."""
     from relay.client import RelayConnection
-    conn = RelayConnection(seat["host"], seat["port"])
+    conn = RelayConnection(seat["host"], seat["port"], signer=app.profile.seat_signer())
     return LobbyScene(app, conn, seat["host"], seat["port"], rejoin=code,
                       request={"type": "resume", "token": seat["token"], "seq": 0})
 
@@ -253,10 +253,23 @@ class LobbyScene(Scene):
         self.button("leave", (700, 620, 260, 56), lambda: self.t("lobby.leave"), style="secondary", size=20)
         self.focus_id = "start"
         self.waited = 0.0
+        self.relay_key: tuple[str, str] | None = None   # (fingerprint, new/known/changed)
 
     @property
     def table(self):
         return self.conn.table
+
+    def _note_relay_key(self) -> None:
+        welcome = getattr(self.conn, "welcome", None) or {}
+        key = welcome.get("relay_key")
+        if self.relay_key is not None or not isinstance(key, bytes):
+            return
+        from core.signing import fingerprint
+        fp = fingerprint(key)
+        seen = self.app.profile.check_relay_key(self.address, self.port, fp)
+        self.relay_key = (fp, seen)
+        if seen == "changed":
+            self.app.show(self.t("lobby.relay_key_changed", fingerprint=fp), "error", 10.0)
 
     def is_host(self) -> bool:
         t = self.table
@@ -293,6 +306,8 @@ class LobbyScene(Scene):
         if self.request is not None and self.conn.status == "connected":
             self.conn.send(self.request)
             self.request = None
+        if self.conn.status == "connected":
+            self._note_relay_key()
         if self.conn.table is None:
             self.waited += dt
             if self.waited > CONNECT_TIMEOUT and self.conn.status != "connected":
@@ -362,6 +377,12 @@ class LobbyScene(Scene):
                 f"{self.t('lobby.turn_time_value', seconds=t.get('turn_seconds') or 60)}")
         draw_text(surface, info, L.rect((140, 172, 1000, 30)), L.font_px(18), theme.TEXT_ON_FELT_SOFT,
                   align="center")
+        if self.relay_key is not None:
+            fp, seen = self.relay_key
+            draw_text(surface, self.t("lobby.relay_key", fingerprint=fp) + " · "
+                      + self.t("lobby.relay_key_" + seen),
+                      L.rect((140, 590, 1000, 26)), L.font_px(15),
+                      theme.TEXT_ON_FELT_SOFT if seen != "changed" else theme.GOLD, align="center")
         seats = self.seats_view()
         if len(seats) == 2:
             tbl = L.rect((340, 220, 600, 370))

@@ -1,0 +1,237 @@
+"""Proof, not promises: the attacks of a suspicious player on a real relay's log fail.
+
+A finished table log is signed: the relay signs every record (over the chain, which
+covers the header and everything before) and the end; each human seat signs its own
+requests.  Rewriting moves, names, the mode or the time breaks a signature, and a relay
+or proxy that changes a player's dice contribution is caught before the first roll.
+"""
+from __future__ import annotations
+
+import asyncio
+import secrets
+import struct
+
+import msgpack
+import pytest
+
+from core import signing
+from core.game import allowed, apply, new_game, standings
+from core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
+from core.verify import verify_bytes
+from relay.framing import pack_frame
+from relay.testing import connect, play_to_end, running_relay
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 90))
+
+
+@pytest.fixture(scope="module")
+def table_log() -> bytes:
+    """A finished 2-seat table game (Ana, Ben) played over a real relay."""
+    async def main():
+        async with running_relay() as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.create_table("Ana", 2, 90)
+            await b.join(j["table"]["code"], "Ben")
+            await a.start()
+            await play_to_end([a, b])
+            assert a.desync is None and b.desync is None
+            return a.end["log"]
+    return run(main())
+
+
+def _rewrite(data: bytes, change_header=None, change_record=None, change_end=None) -> bytes:
+    """The log with its parts changed and made consistent again, as a forger would: the
+    state hashes, totals, standings and the chain recomputed (none has a secret).  The
+    signatures are kept as they were: the forger has none of the keys."""
+    log = parse_log(data)
+    header = dict(log.header)
+    if change_header:
+        change_header(header)
+    header["chain"] = chain_start(header)
+    chain = header["chain"]
+    state = new_game(setup_from_header(header))
+    parts = [MAGIC, pack(header)]
+    for rec in log.records:
+        rec = dict(rec)
+        if change_record:
+            change_record(rec)
+        state = apply(state, rec["move"])
+        rec["state"] = state.state_hash()
+        rec["chain"] = chain = chain_next(chain, rec)
+        parts.append(pack(rec))
+    end = dict(log.end)
+    end["totals"] = [state.total(i) for i in range(len(state.sheets))]
+    end["standings"] = [s.to_dict() for s in standings(state)]
+    if change_end:
+        change_end(end)
+    end["chain"] = chain_next(chain, end)
+    parts.append(pack(end))
+    return b"".join(parts)
+
+
+def test_an_honest_table_log_names_who_signed_what(table_log):
+    v = verify_bytes(table_log)
+    assert v.ok, v.detail
+    keys = v.log.header["signing"]
+    assert "moves of Ana signed by Ana's key " + signing.fingerprint(keys["seats"][0]) in v.signed
+    assert "moves of Ben signed by Ben's key " + signing.fingerprint(keys["seats"][1]) in v.signed
+    assert v.signed.endswith("signed by relay key " + signing.fingerprint(keys["relay"]))
+    assert all("sig" in r for r in v.log.records) and "sig" in v.log.end
+    human = [r for r in v.log.records if not r["move"].get("auto")]
+    assert human and all("intent" in r for r in human)
+
+
+def test_swapped_names_fail(table_log):
+    def swap(h):
+        h["seats"] = [dict(h["seats"][0], name="Ben"), dict(h["seats"][1], name="Ana")]
+    assert [s["name"] for s in parse_log(table_log).header["seats"]] == ["Ana", "Ben"]
+    v = verify_bytes(_rewrite(table_log, change_header=swap))
+    assert not v.ok and v.code == "signature"
+
+
+def test_a_relabelled_mode_or_ruleset_fails(table_log):
+    for change in (lambda h: h.update(mode="daily"), lambda h: h.update(ruleset="yacht"),
+                   lambda h: h.update(meta={"table": "ZZZZZ"})):
+        v = verify_bytes(_rewrite(table_log, change_header=change))
+        assert not v.ok and v.code == "signature", v.detail
+
+
+def test_a_changed_time_or_standing_meta_fails(table_log):
+    v = verify_bytes(_rewrite(table_log, change_end=lambda e: e.update(
+        meta=dict(e["meta"], duration_ms=1))))
+    assert not v.ok and v.code == "signature"
+    assert "end of the game" in v.detail
+
+
+def _foreknowledge(data: bytes):
+    """Ben's writes replaced by other legal boxes, knowing every die (the seed is in the
+    finished log): the forged (move, state hash) per record, and the final state."""
+    log = parse_log(data)
+    state = new_game(setup_from_header(log.header))
+    forged = []
+    for rec in log.records:
+        move = dict(rec["move"])
+        if move["type"] == "write" and move["seat"] == 1:
+            move["box"] = allowed(state)[-1]
+        state = apply(state, move)
+        forged.append((move, state.state_hash()))
+    return forged, state
+
+
+def test_moves_rewritten_with_foreknowledge_of_the_dice_fail(table_log):
+    """The attack of the issue: legal, consistent moves (totals and standings redone
+    too), the chain re-hashed; refused, because no signature covers the new moves."""
+    forged, final = _foreknowledge(table_log)
+    assert [m for m, _ in forged] != [r["move"] for r in parse_log(table_log).records]
+    moves = iter(forged)
+
+    def change(rec):
+        rec["move"], rec["state"] = next(moves)
+        if "intent" in rec and rec["move"]["type"] == "write":
+            rec["intent"] = dict(rec["intent"], box=rec["move"]["box"])
+    data = _rewrite(table_log, change_record=change)
+    assert parse_log(data).end["totals"] == [final.total(0), final.total(1)]
+    v = verify_bytes(data)
+    assert not v.ok and v.code == "signature", v.detail
+    assert "Ben" in v.detail or "relay" in v.detail
+
+
+def test_a_forger_with_keys_of_their_own_is_named_by_them(table_log):
+    """Re-signing everything with new keys makes a valid log, but of other keys: the
+    verdict names them, and they are not the relay's or the players'."""
+    log = parse_log(table_log)
+    relay = signing.Signer(secrets.token_bytes(32))
+    seats = [signing.Signer(secrets.token_bytes(32)) for _ in log.header["seats"]]
+    header = dict(log.header, signing={"relay": relay.public, "seats": [s.public for s in seats]})
+    header["chain"] = chain = chain_start(header)
+    parts = [MAGIC, pack(header)]
+    for rec in log.records:
+        rec = dict(rec)
+        if "intent" in rec:
+            intent = {k: v for k, v in rec["intent"].items() if k != "sig"}
+            intent["sig"] = seats[rec["move"]["seat"]].sign_intent(header["chain"], intent)
+            rec["intent"] = intent
+        rec["chain"] = chain = chain_next(chain, rec)
+        rec["sig"] = relay.sign_record(chain)
+        parts.append(pack(rec))
+    end = dict(log.end)
+    end["chain"] = chain_next(chain, end)
+    end["sig"] = relay.sign_record(end["chain"])
+    parts.append(pack(end))
+    v = verify_bytes(b"".join(parts))
+    assert v.ok
+    honest = verify_bytes(table_log)
+    assert signing.fingerprint(relay.public) in v.signed
+    assert signing.fingerprint(log.header["signing"]["relay"]) not in v.signed
+    assert v.signed != honest.signed
+
+
+# ---------------------------------------------------------------- a proxy in the middle
+async def _proxy(relay_port: int, rewrite) -> asyncio.AbstractServer:
+    """A TCP proxy on 127.0.0.1 that passes frames both ways, letting ``rewrite`` change
+    the client's messages."""
+    async def pipe(reader, writer, change):
+        try:
+            while True:
+                head = await reader.readexactly(4)
+                (n,) = struct.unpack(">I", head)
+                body = await reader.readexactly(n)
+                msg = msgpack.unpackb(body, raw=False)
+                if change is not None:
+                    msg = change(msg)
+                writer.write(pack_frame(msg))
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+    async def handle(cr, cw):
+        rr, rw = await asyncio.open_connection("127.0.0.1", relay_port)
+        asyncio.ensure_future(pipe(cr, rw, rewrite))
+        asyncio.ensure_future(pipe(rr, cw, None))
+    return await asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():
+    async def main():
+        async with running_relay() as relay:
+            def steer(msg):
+                if msg.get("type") == "join":
+                    msg = dict(msg, contribution=b"\x00" * 32)   # the proxy's choice
+                return msg
+            proxy = await _proxy(relay.port, steer)
+            port = proxy.sockets[0].getsockname()[1]
+            from relay.client import RelayClient
+            a = await connect(relay)
+            b = await RelayClient.open("127.0.0.1", port)
+            j = await a.create_table("Ana", 2, 90)
+            await b.join(j["table"]["code"], "Ben")
+            await a.start()
+            await b.wait_until(lambda: b.desync is not None)
+            assert "contribution" in b.desync
+            assert b.records == []                      # before any die was rolled
+            assert a.desync is None                     # Ana's own contribution is intact
+            proxy.close()
+    run(main())
+
+
+def test_a_request_signed_by_another_key_is_refused():
+    async def main():
+        async with running_relay() as relay:
+            from relay.client import RelayError
+            a, b = await connect(relay), await connect(relay)
+            j = await a.create_table("Ana", 2, 90)
+            await b.join(j["table"]["code"], "Ben")
+            await a.start()
+            mover = a if a.my_turn else b
+            await mover.wait_until(lambda: mover.state is not None)
+            intent = signing.intent_body(mover.seq, "roll", [False] * 5)
+            other = signing.Signer(secrets.token_bytes(32))
+            with pytest.raises(RelayError) as e:
+                await mover.request({"type": "roll", "seq": mover.seq, "hold": [False] * 5,
+                                     "sig": other.sign_intent(mover.header["chain"], intent)})
+            assert e.value.code == "bad_signature"
+            await mover.roll()                          # its own key is fine
+            assert mover.desync is None
+    run(main())
