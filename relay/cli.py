@@ -55,7 +55,8 @@ async def _serve(args: argparse.Namespace) -> None:
         limits.kill_burst = 4 * args.max_rate
     data = args.data or default_data_dir()
     try:
-        relay = Relay(data, bot_delay=args.bot_delay, limits=limits, idle_exit=args.idle_exit)
+        relay = Relay(data, bot_delay=args.bot_delay, limits=limits, idle_exit=args.idle_exit,
+                      daily_per_address=not args.daily_any_address)
     except KeyFileError as e:
         raise StartupError(f"{e} (or choose another folder with --data)") from None
     except (OSError, sqlite3.Error) as e:
@@ -98,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--idle-exit", type=_seconds, default=None, metavar="SECONDS",
                    help="stop after this long with no connection and no running game "
                         "(the game window starts its relay with this, so it never lingers)")
+    p.add_argument("--daily-any-address", action="store_true",
+                   help="allow several daily attempts from one address (a shared network "
+                        "where players are known to each other); by default one per address")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,

@@ -80,10 +80,13 @@ class Conn(asyncio.Protocol):
         self.pinged = False
         self.closed = False
         self.slot = None               # the tables.Slot this connection plays, if any
+        self.address: str | None = None  # the peer's IP address (the daily's address rule)
 
     # ------------------------------------------------------------ asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = peer[0] if isinstance(peer, tuple) and peer else None
         lim = self.relay.limits
         if lim.sndbuf:
             import socket

@@ -1,8 +1,16 @@
-"""The relay's daily challenge store: one secret seed per UTC date, attempts, leaderboard."""
+"""The relay's daily challenge store: one secret seed per UTC date, attempts, leaderboard.
+
+A day's seed is the whole day's dice, so it stays sealed until every attempt started
+that day has ended (finished, given up, or expired by the relay): only then does the
+day count as closed, with its seed and logs available.  One attempt per person: names
+are compared by a skeleton (NFKC, case folded, look-alike letters mapped to one), and by
+default one attempt per connecting address too.
+"""
 from __future__ import annotations
 
 import secrets
 import sqlite3
+import unicodedata
 from pathlib import Path
 
 from core import dice as dice_mod
@@ -14,16 +22,44 @@ CREATE TABLE IF NOT EXISTS attempts (
     score INTEGER, gave_up TEXT, log_file TEXT,
     PRIMARY KEY (date, name_key));
 """
+# Columns added after the first release (old databases get them on open).
+_ADDED = (("address", "TEXT"),)
+
+# Letters that look alike in common fonts, mapped to one (after NFKC and case folding);
+# a subset of Unicode's confusables (UTS #39) covering Latin, Cyrillic and Greek names.
+_CONFUSABLE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ɡ": "g",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
+    "0": "o", "1": "l", "|": "l", "ı": "i", "ℓ": "l",
+})
 
 
 def name_key(name: str) -> str:
-    return name.strip().casefold()
+    """The name a person is known by for the daily: "Ana", "ANA", "Аna" (Cyrillic А),
+    "Ａｎａ" (full width) and "A n a"-free variants all give one key."""
+    s = unicodedata.normalize("NFKC", name).casefold()
+    s = unicodedata.normalize("NFKD", s.translate(_CONFUSABLE))
+    s = "".join(c for c in s if not unicodedata.combining(c))
+    s = s.translate(_CONFUSABLE)
+    s = s.replace("rn", "m").replace("vv", "w")
+    return "".join(s.split())
 
 
 class DailyStore:
     def __init__(self, path: str | Path):
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.executescript(SCHEMA)
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(attempts)")}
+        for column, kind in _ADDED:
+            if column not in have:
+                self.db.execute(f"ALTER TABLE attempts ADD COLUMN {column} {kind}")
+        # Attempts still open belong to games a previous run of the relay held in memory:
+        # they can never end now, so they end as lost (and their days can close).
+        self.db.execute("UPDATE attempts SET gave_up = 'lost' "
+                        "WHERE score IS NULL AND gave_up IS NULL")
 
     def close(self) -> None:
         self.db.close()
@@ -39,15 +75,28 @@ class DailyStore:
     def commitment(self, date: str) -> bytes:
         return dice_mod.commitment(self.seed(date))
 
-    def start_attempt(self, date: str, name: str) -> bool:
-        """Record an attempt; False when this name already played this date."""
-        cur = self.db.execute("INSERT OR IGNORE INTO attempts (date, name_key, name) VALUES (?, ?, ?)",
-                              (date, name_key(name), name))
-        return cur.rowcount == 1
+    def start_attempt(self, date: str, name: str, address: str | None = None) -> str | None:
+        """Record an attempt; None, or why not: "name" (this person played this date) or
+        "address" (someone at this address did; pass no address to allow it)."""
+        if address is not None and self.db.execute(
+                "SELECT 1 FROM attempts WHERE date = ? AND address = ?",
+                (date, address)).fetchone() is not None:
+            return "address"
+        cur = self.db.execute("INSERT OR IGNORE INTO attempts (date, name_key, name, address) "
+                              "VALUES (?, ?, ?, ?)", (date, name_key(name), name, address))
+        return None if cur.rowcount == 1 else "name"
 
     def has_played(self, date: str, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM attempts WHERE date = ? AND name_key = ?",
                                (date, name_key(name))).fetchone() is not None
+
+    def open_attempts(self, date: str) -> int:
+        """Attempts of ``date`` still being played: while any is, the seed stays sealed."""
+        return self.db.execute("SELECT count(*) FROM attempts WHERE date = ? AND score IS NULL "
+                               "AND gave_up IS NULL", (date,)).fetchone()[0]
+
+    def sealed(self, date: str, today: str) -> bool:
+        return date >= today or self.open_attempts(date) > 0
 
     def finish_attempt(self, date: str, name: str, score: int, gave_up: str | None,
                        log_file: str | None) -> None:
@@ -56,17 +105,31 @@ class DailyStore:
                         (score, gave_up, log_file, date, name_key(name)))
 
     def leaderboard(self, date: str) -> list[dict]:
-        rows = self.db.execute("SELECT name, score FROM attempts WHERE date = ? AND score IS NOT NULL "
-                               "ORDER BY score DESC, name", (date,)).fetchall()
+        """Finished attempts, best first.  ``same_address`` numbers the attempts that came
+        from one address (1, 2, ...; nil when alone), without showing the address."""
+        rows = self.db.execute("SELECT name, score, address FROM attempts WHERE date = ? "
+                               "AND score IS NOT NULL ORDER BY score DESC, name",
+                               (date,)).fetchall()
+        counts: dict = {}
+        for _, _, address in rows:
+            if address is not None:
+                counts[address] = counts.get(address, 0) + 1
+        groups: dict = {}
         out: list[dict] = []
-        for i, (name, score) in enumerate(rows):
+        for i, (name, score, address) in enumerate(rows):
             place = out[-1]["place"] if out and out[-1]["score"] == score else i + 1
-            out.append({"name": name, "score": score, "place": place})
+            group = None
+            if address is not None and counts[address] > 1:
+                group = groups.setdefault(address, len(groups) + 1)
+            out.append({"name": name, "score": score, "place": place, "same_address": group})
         return out
 
     def closed_days(self, today: str, limit: int = 7) -> list[dict]:
-        rows = self.db.execute("SELECT date, seed FROM days WHERE date < ? ORDER BY date DESC LIMIT ?",
-                               (today, limit)).fetchall()
+        """Past days whose every attempt has ended, newest first, with their seeds."""
+        rows = self.db.execute(
+            "SELECT date, seed FROM days WHERE date < ? AND NOT EXISTS (SELECT 1 FROM attempts "
+            "WHERE attempts.date = days.date AND score IS NULL AND gave_up IS NULL) "
+            "ORDER BY date DESC LIMIT ?", (today, limit)).fetchall()
         return [{"date": d, "seed": bytes(s), "commitment": dice_mod.commitment(bytes(s)),
                  "leaderboard": self.leaderboard(d)} for d, s in rows]
 

@@ -310,12 +310,18 @@ def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
     name = _name(msg.get("name"))
     today = relay.clock.today()
-    if not relay.daily.start_attempt(today, name):
+    address = conn.address if relay.daily_per_address else None
+    why = relay.daily.start_attempt(today, name, address)
+    if why == "name":
         raise Refuse("daily_already_played",
                      f"{name} has already played the challenge of {today}")
+    if why == "address":
+        raise Refuse("daily_already_played",
+                     f"someone at this address has already played the challenge of {today}")
     table = Table(relay, _new_code(relay), "daily", DAILY_RULESET, 1, None,
                   relay.daily.seed(today))
     table.daily_date = today
+    table.started_at = relay.clock.now()
     slot = Slot(table, name, "human", None, key=_key(msg.get("key")))
     relay.open_table(conn, table, slot)
     # Contributions [None]: the key depends on the day's seed only, so everybody that
@@ -332,8 +338,9 @@ def daily_log(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     date, name = msg.get("date"), msg.get("name")
     if not isinstance(date, str) or not isinstance(name, str):
         raise Refuse("bad_settings", "daily_log needs a date and a name")
-    if date >= relay.clock.today():
-        raise Refuse("log_not_available", "the day's logs are available once the day is over")
+    if relay.daily.sealed(date, relay.clock.today()):
+        raise Refuse("log_not_available", "the day's logs are available once the day is over "
+                                          "and every attempt of that day has ended")
     fname = relay.daily.log_file(date, name)
     data = relay.logs.read(fname) if fname else None
     if data is None:

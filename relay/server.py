@@ -32,14 +32,18 @@ from .tables import FINISHED_KEEP, Slot, Table
 log = logging.getLogger("bonanza.relay")
 
 DAILY_ABANDON = 1800.0         # a daily game nobody is connected to for this long is given up
+DAILY_LIMIT = 3 * 3600.0       # a daily attempt ends (given up) this long after it started,
+                               # so no open attempt keeps a closed day's seed sealed for long
 
-__all__ = ["Relay", "Limits", "Refuse", "error_msg", "DAILY_ABANDON", "FINISHED_KEEP"]
+__all__ = ["Relay", "Limits", "Refuse", "error_msg", "DAILY_ABANDON", "DAILY_LIMIT",
+           "FINISHED_KEEP"]
 
 
 class Relay:
     def __init__(self, data_dir: str | os.PathLike, clock=None, bot_delay: float = 0.6,
                  limits: Limits | None = None, auto: Auto | None = None,
-                 time_scale: float = 1.0, idle_exit: float | None = None):
+                 time_scale: float = 1.0, idle_exit: float | None = None,
+                 daily_per_address: bool = True):
         self.data_dir = Path(data_dir)
         self.clock = clock or RealClock()
         self.logs = LogFolder(self.data_dir / "logs", self.clock)
@@ -47,6 +51,7 @@ class Relay:
         self.bot_delay = bot_delay
         self.time_scale = time_scale   # tests: a 30 s turn lasts 30 * time_scale seconds
         self.limits = limits or Limits()
+        self.daily_per_address = daily_per_address   # one daily attempt per connecting address
         self.auto = auto or Auto()
         self.daily = DailyStore(self.data_dir / "daily.sqlite3")
         # The relay's long-lived key: it signs every record, so a finished log proves
@@ -156,8 +161,10 @@ class Relay:
     def housekeeping_pass(self) -> None:
         now = self.clock.now()
         for table in list(self.tables.values()):
-            if (table.mode == "daily" and table.running and table.slots[0].conn is None
-                    and now - table.slots[0].last_seen > DAILY_ABANDON):
+            if table.mode != "daily" or not table.running:
+                continue
+            if ((table.slots[0].conn is None and now - table.slots[0].last_seen > DAILY_ABANDON)
+                    or now - table.started_at > DAILY_LIMIT):
                 table.give_up(0, "away")
         if self.idle_exit is None:
             return

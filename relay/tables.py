@@ -99,6 +99,7 @@ class Table:
         self.finished = False
         self.end_msg: dict | None = None
         self.daily_date: str | None = None
+        self.started_at: float | None = None   # a daily attempt's start (its time limit)
         self.bots: str | list[str] = DEFAULT_BOT_POLICY   # as the host set it
 
     # ------------------------------------------------------------ seats

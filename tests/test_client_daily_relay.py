@@ -31,7 +31,7 @@ def relay(tmp_path):
 
     def run():
         asyncio.set_event_loop(loop)
-        r = Relay(str(tmp_path / "relay"), clock=clock, bot_delay=0.0)
+        r = Relay(str(tmp_path / "relay"), clock=clock, bot_delay=0.0, daily_per_address=False)
         loop.run_until_complete(r.start("127.0.0.1", 0))
         box["relay"] = r
         ready.set()
