@@ -284,6 +284,19 @@ class Store:
         return new
 
     # -------------------------------------------------------------- games
+    def seat_public(self) -> bytes | None:
+        """The public half of this player's seat key (``seat.key`` beside the database,
+        made by the window when it first sits at a relay's table), or None."""
+        if not self.directory:
+            return None
+        try:
+            with open(os.path.join(self.directory, "seat.key"), "rb") as fh:
+                seed = fh.read(64)
+            from core.signing import Signer
+            return Signer(seed).public
+        except (OSError, ValueError):
+            return None
+
     def record_game(self, log_bytes: bytes, played_at: Any = None) -> GameRecord:
         """Verify a finished game's log and keep it; ValueError if it does not verify.
 
@@ -312,7 +325,7 @@ class Store:
         digest = hashlib.sha256(data).hexdigest()
         with self._tx() as c:
             row = c.execute("SELECT name FROM profiles ORDER BY id LIMIT 1").fetchone()
-            s = summarize(verdict, row[0] if row else None)
+            s = summarize(verdict, row[0] if row else None, self.seat_public())
             old = c.execute(f"SELECT {_GAME_COLS} FROM games WHERE log_sha256 = ?",
                             (digest,)).fetchone()
             if old is not None:

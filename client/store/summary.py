@@ -8,12 +8,18 @@ from __future__ import annotations
 from core.verify import Verdict, verify_bytes
 
 
-def pick_seat(header: dict, profile_name: str | None = None) -> int:
-    """The account's seat: seat 0 in solo and daily games; at a table the
-    human seat carrying the profile's name, else the first human seat."""
+def pick_seat(header: dict, profile_name: str | None = None,
+              seat_key: bytes | None = None) -> int:
+    """The account's seat: seat 0 in solo and daily games; at a table the seat signed
+    with the player's own key (a signed log says exactly which seat was theirs), else
+    the human seat carrying the profile's name, else the first human seat."""
     seats = header.get("seats") or []
     if header.get("mode") in ("solo", "daily") or not seats:
         return 0
+    keys = (header.get("signing") or {}).get("seats") if isinstance(
+        header.get("signing"), dict) else None
+    if seat_key is not None and isinstance(keys, list) and seat_key in keys:
+        return keys.index(seat_key)
     if profile_name:
         for i, s in enumerate(seats):
             if s.get("kind") == "human" and s.get("name") == profile_name:
@@ -24,14 +30,15 @@ def pick_seat(header: dict, profile_name: str | None = None) -> int:
     return 0
 
 
-def summarize(verdict: Verdict, profile_name: str | None = None) -> dict:
+def summarize(verdict: Verdict, profile_name: str | None = None,
+              seat_key: bytes | None = None) -> dict:
     """The store's columns for a verified game (``verdict.ok`` must be true)."""
     if not verdict.ok:
         raise ValueError(verdict.detail)
     log = verdict.log
     header, end = log.header, log.end
     final = verdict.states[-1]
-    seat = pick_seat(header, profile_name)
+    seat = pick_seat(header, profile_name, seat_key)
     ruleset = final.ruleset
     sheet = final.sheets[seat]
     meta = end.get("meta") if isinstance(end.get("meta"), dict) else {}
