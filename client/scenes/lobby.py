@@ -254,10 +254,19 @@ class LobbyScene(Scene):
         self.focus_id = "start"
         self.waited = 0.0
         self.relay_key: tuple[str, str] | None = None   # (fingerprint, new/known/changed)
+        self.was_host: bool | None = None                # hosting when we last looked
 
     @property
     def table(self):
         return self.conn.table
+
+    def _note_host(self) -> None:
+        """The host left the lobby and the relay handed the table to this seat: say so,
+        since Start is now this player's to press."""
+        now = self.is_host()     # seats are renumbered when someone leaves: compare roles
+        if self.was_host is False and now:
+            self.app.show(self.t("lobby.you_are_host"), "info", 6.0)
+        self.was_host = now
 
     def _note_relay_key(self) -> None:
         welcome = getattr(self.conn, "welcome", None) or {}
@@ -325,9 +334,19 @@ class LobbyScene(Scene):
                     self.back_to_form(refusal_text(self, msg))
                     return
                 handle_relay_error(self, msg)
-            elif kind == "status" and msg.get("status") == "closed" and self.conn.table is None:
-                self.back_to_form(self.t("error.cannot_connect", host=self.address, port=self.port))
+            elif kind == "status" and msg.get("status") in ("closed", "reconnecting"):
+                # Before the start a dropped seat is freed at once, so there is nothing to
+                # reconnect to: a lost connection in the lobby is the end of this table.
+                if msg.get("status") == "reconnecting" and self.conn.table is None:
+                    continue
+                if self.conn.table is None:
+                    self.back_to_form(self.t("error.cannot_connect", host=self.address,
+                                             port=self.port))
+                else:   # the relay went away with the table (its host closed it)
+                    self.back_to_form(self.t("lobby.table_closed"))
                 return
+            elif kind == "table":
+                self._note_host()
             elif kind == "started" or (kind == "resumed" and self.conn.state is not None):
                 from .table import TableScene
                 self.app.replace(TableScene(self.app, self.conn, relay=self.relay))

@@ -1,0 +1,67 @@
+"""The joiner's lobby when the host goes: told it hosts now, or sent back to the form when
+the table is closed (the host's window took its relay with it).  A real hosted relay."""
+from __future__ import annotations
+
+import time
+
+import pygame
+import pytest
+
+
+def _until(app, predicate, seconds=15.0):
+    deadline = time.time() + seconds
+    while not predicate() and time.time() < deadline:
+        app.step()
+        time.sleep(0.02)
+    return predicate()
+
+
+@pytest.fixture
+def app(data_dirs):
+    from client.app import App
+    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
+    a.profile.settings["animation"] = "off"
+    yield a
+    a.close()
+    pygame.display.quit()
+
+
+def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_closes(app, artifacts):
+    from client.actions import Action
+    from client.hosting import HostedRelay
+    from client.scenes.lobby import JoinScene
+    from relay.client import RelayConnection
+    relay = HostedRelay(host="127.0.0.1")
+    host = None
+    try:
+        assert relay.ready.wait(15) and relay.port
+        host = RelayConnection("127.0.0.1", relay.port)
+        assert _until(app, lambda: host.status == "connected")
+        host.send({"type": "create_table", "name": "Ana", "seats": 3, "turn_seconds": 60,
+                   "ruleset": "bonanza"})
+        assert _until(app, lambda: host.table is not None)
+        code = host.table["code"]
+        app.profile.name = "Bea"
+        join = JoinScene(app)
+        app.push(join)
+        join.address.value, join.port.value, join.code.value = "127.0.0.1", str(relay.port), code
+        join.on_submit("code")
+        lobby = app.scene
+        assert type(lobby).__name__ == "LobbyScene"
+        assert _until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2)
+        assert not lobby.enabled(Action("press", "start"))
+        host.send({"type": "leave"})                       # Ana leaves the lobby
+        assert _until(app, lambda: app.toast is not None
+                      and app.toast.text == lobby.t("lobby.you_are_host"))
+        assert lobby.is_host()
+        assert lobby.enabled(Action("press", "start"))
+        app.screenshot(artifacts / "client_lobby_you_host.png")
+        relay.stop()                                       # the table's relay goes away
+        assert _until(app, lambda: app.scene is join, 30)
+        assert app.toast.text == join.t("lobby.table_closed")
+        assert join.code.value == code                      # the form as it was typed
+        app.screenshot(artifacts / "client_lobby_table_closed.png")
+    finally:
+        if host is not None:
+            host.close(1.0)
+        relay.stop()
