@@ -293,7 +293,8 @@ def start_relay(bare: bool, data: str, src: Path = ROOT) -> tuple[subprocess.Pop
         cmd = [sys.executable, __file__, "--bare-server"]
     else:
         cmd = [sys.executable, "-m", "relay", "--port", "0", "--data", data,
-               "--bot-delay", "0", "--max-rate", "10000"]
+               "--bot-delay", "0", "--max-rate", "10000",
+               "--max-lobbies-per-address", "100000"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, cwd=str(src))
     line = p.stdout.readline().decode()
     if not line.startswith("listening on"):

@@ -53,6 +53,9 @@ async def _serve(args: argparse.Namespace) -> None:
     if args.max_rate:
         limits.rate = limits.burst = args.max_rate
         limits.kill_burst = 4 * args.max_rate
+    if args.max_lobbies_per_address:
+        limits.lobbies_per_address = args.max_lobbies_per_address
+        limits.lobbies = max(limits.lobbies, args.max_lobbies_per_address)
     data = args.data or default_data_dir()
     try:
         relay = Relay(data, bot_delay=args.bot_delay, limits=limits, idle_exit=args.idle_exit,
@@ -96,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds a bot waits before each action (default 0.6)")
     p.add_argument("--max-rate", type=float, default=None,
                    help="messages per second allowed per connection (default 30; benchmarks)")
+    p.add_argument("--max-lobbies-per-address", type=int, default=None, metavar="N",
+                   help="tables not yet started one address may host (default 8; benchmarks)")
     p.add_argument("--idle-exit", type=_seconds, default=None, metavar="SECONDS",
                    help="stop after this long with no connection and no running game "
                         "(the game window starts its relay with this, so it never lingers)")

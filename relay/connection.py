@@ -30,8 +30,10 @@ class Limits:
     ping_interval: float = 15.0
     idle_timeout: float = 45.0
     rate: float = 30.0            # messages per second, sustained
-    burst: float = 60.0           # bucket size
-    kill_burst: float = 200.0     # this far over the limit the connection is closed
+    burst: float = 150.0          # bucket size: a seat's whole game (about 80 messages) fits
+    kill_burst: float = 400.0     # this far over the limit the connection is closed
+    lobbies_per_address: int = 8  # tables not yet started that one address may host
+    lobbies: int = 1000           # tables not yet started on the relay
     send_queue: int = 1 << 20     # bytes waiting for a reader before it is dropped
     housekeeping: float = 1.0     # seconds between idle / hello checks
     sndbuf: int | None = None     # SO_SNDBUF for accepted sockets (tests of slow readers)
@@ -50,7 +52,12 @@ class Refuse(Exception):
         self.close = close
 
 
+MAX_ERROR_TEXT = 200   # an error never echoes more of what it was sent than this
+
+
 def error_msg(code: str, message: str, rid: Any = None) -> dict:
+    if len(message) > MAX_ERROR_TEXT:
+        message = message[:MAX_ERROR_TEXT - 1] + "…"
     msg = {"type": "error", "code": code, "message": message}
     if rid is not None:
         msg["rid"] = rid

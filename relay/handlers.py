@@ -130,7 +130,8 @@ def _game(conn: Conn, msg: dict, need_seq: bool = True) -> tuple[Table, Slot]:
     if need_seq or "seq" in msg:
         seq, last = msg.get("seq"), table.match.state.seq
         if type(seq) is not int or seq != last:
-            raise Refuse("bad_sequence", f"out of date: the last move is {last}, not {seq!r}")
+            raise Refuse("bad_sequence", f"out of date: the last move is {last}, "
+                                         f"not {repr(seq)[:20]}")
     return table, slot
 
 
@@ -157,14 +158,32 @@ def pong(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 
 
 # ---------------------------------------------------------------- lobby
+MAX_LISTED = 50             # tables in one ``tables`` answer (the newest first)
+
+
 def list_tables(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
-    tables = [t.info() for t in relay.tables.values()
-              if t.mode == "table" and not t.started and len(t.slots) < t.nseats]
-    _reply(conn, {"type": "tables", "tables": tables}, rid)
+    open_tables = [t for t in relay.tables.values()
+                   if t.mode == "table" and not t.started and len(t.slots) < t.nseats]
+    newest = list(reversed(open_tables))       # tables are kept in the order they opened
+    _reply(conn, {"type": "tables", "tables": [t.info() for t in newest[:MAX_LISTED]],
+                  "more": max(0, len(newest) - MAX_LISTED)}, rid)
+
+
+def _lobby_room(relay: "Relay", conn: Conn) -> None:
+    """Caps on open lobbies, so one address cannot fill the relay (or its lists)."""
+    lim = relay.limits
+    lobbies = [t for t in relay.tables.values() if t.mode == "table" and not t.started]
+    if len(lobbies) >= lim.lobbies:
+        raise Refuse("relay_full", "this relay has too many open tables; try again later")
+    mine = sum(1 for t in lobbies if t.host is not None and t.host.conn is not None
+               and t.host.conn.address == conn.address)
+    if conn.address is not None and mine >= lim.lobbies_per_address:
+        raise Refuse("relay_full", f"at most {lim.lobbies_per_address} open tables per address")
 
 
 def create_table(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
+    _lobby_room(relay, conn)
     name = _name(msg.get("name"))
     seats, secs = msg.get("seats"), msg.get("turn_seconds")
     ruleset = msg.get("ruleset", DEFAULT_RULESET)

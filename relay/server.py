@@ -180,7 +180,10 @@ class Relay:
         kind = msg["type"]
         rid = msg.get("rid")
         if rid is not None and not (type(rid) is int or (isinstance(rid, str) and len(rid) <= 64)):
-            rid = None
+            # A client waiting for its answer by this rid would wait for ever: say so.
+            conn.send(error_msg("bad_message", "rid must be an integer or a string of at "
+                                               "most 64 characters; the message was ignored"))
+            return
         if not conn.greeted and kind != "hello":
             conn.send(error_msg("bad_message", "the first message must be hello", rid))
             conn.close("no hello")

@@ -12,6 +12,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from relay.client import RelayError
 from relay.framing import pack_frame
 from relay.server import Limits
 from relay.testing import ManualClock, connect, play_turn_step, running_relay, settle
@@ -244,4 +245,66 @@ def test_slow_reader_does_not_delay_the_others():
             slot = relay.tables[code].slots[slow_seat]
             assert slot.conn is None          # dropped for not reading; the seat stayed
             sock.close()
+    asyncio.run(main())
+
+
+def test_bad_rids_are_refused_not_stripped():
+    async def main():
+        async with running_relay() as relay:
+            reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+            writer.write(pack_frame({"type": "hello", "version": 1, "rid": 1}))
+            for bad in ("x" * 65, {"a": 1}, 1.5, [1]):
+                writer.write(pack_frame({"type": "ping", "rid": bad}))
+            writer.write(pack_frame({"type": "ping", "rid": 2}))
+            got = []
+            while len(got) < 6:
+                head = await asyncio.wait_for(reader.readexactly(4), 3)
+                body = await reader.readexactly(struct.unpack(">I", head)[0])
+                got.append(msgpack.unpackb(body, raw=False))
+            assert [m["type"] for m in got] == ["welcome"] + ["error"] * 4 + ["pong"]
+            assert all(m["code"] == "bad_message" and "rid" not in m and "rid must be" in m["message"]
+                       for m in got[1:5])
+            assert got[5]["rid"] == 2                   # the connection goes on
+            writer.close()
+    asyncio.run(main())
+
+
+def test_echoed_input_is_bounded():
+    async def main():
+        async with running_relay() as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.create_table("Ana", 2, 90)
+            await b.join(j["table"]["code"], "Ben")
+            await a.start()
+            mover = a if a.my_turn else b
+            await mover.roll()
+            for msg in ({"type": "write", "seq": mover.seq, "box": "x" * 50_000},
+                        {"type": "roll", "seq": ["y" * 50_000]},
+                        {"type": "z" * 50_000}):
+                try:
+                    await mover.request(msg)
+                except RelayError as e:
+                    assert len(e.message) <= 200, (e.code, len(e.message))
+                else:
+                    raise AssertionError("accepted")
+                if mover.writer is None or not mover.connected:
+                    break
+    asyncio.run(main())
+
+
+def test_lobbies_are_capped_per_address_and_the_list_is_bounded():
+    async def main():
+        lim = Limits(lobbies_per_address=8, lobbies=20)
+        async with running_relay(limits=lim) as relay:
+            clients = [await connect(relay) for _ in range(9)]
+            for i, c in enumerate(clients[:8]):
+                await c.create_table(f"P{i}", 2, 60)
+            with pytest.raises(RelayError) as e:
+                await clients[8].create_table("P8", 2, 60)
+            assert e.value.code == "relay_full"
+            listed = await clients[8].request({"type": "list_tables"})
+            assert len(listed["tables"]) == 8 and listed["more"] == 0
+            assert listed["tables"][0]["players"][0]["name"] == "P7"     # newest first
+            await clients[0].leave()                   # a lobby closes: room again
+            await clients[8].create_table("P8", 2, 60)
     asyncio.run(main())
