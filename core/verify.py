@@ -7,6 +7,7 @@ from . import dice as dice_mod
 from . import signing
 from .game import GameState, standings
 from .log import GameLog, LogError, game_key_from, parse_log, setup_from_header
+from .logschema import FormatError, check_log
 from .match import Replay
 
 
@@ -54,6 +55,10 @@ def _check_dice_header(log: GameLog) -> bytes:
 
 
 def verify_log(log: GameLog) -> Verdict:
+    try:
+        check_log(log)
+    except FormatError as e:
+        raise _fail("format", str(e))
     try:
         setup = setup_from_header(log.header)
     except (KeyError, TypeError, ValueError, AttributeError) as e:

@@ -223,3 +223,61 @@ def test_verify_never_loads_pygame_or_the_advisor(tmp_path, good):
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+# ---------------------------------------------------------------- the exact format
+@pytest.mark.parametrize("what, edit", [
+    ("an unknown header field", lambda h, r, e: h.update(extra=1)),
+    ("version as a bool", lambda h, r, e: h.update(version=True)),
+    ("a 65-character name", lambda h, r, e: h["seats"][0].update(name="A" * 65)),
+    ("a seat with an extra field", lambda h, r, e: h["seats"][0].update(rank=1)),
+    ("auto as 1", lambda h, r, e: r[1]["move"].update(auto=1)),
+    ("an unknown move field", lambda h, r, e: r[0]["move"].update(note="x")),
+    ("an unknown record field", lambda h, r, e: r[0].update(note="x")),
+    ("a long seed text", lambda h, r, e: h["meta"].update(seed_text="s" * 5000)),
+    ("a huge meta", lambda h, r, e: h["meta"].update({f"k{i}": i for i in range(40)})),
+    ("a time as text", lambda h, r, e: e["meta"].update(duration_ms="fast")),
+    ("a negative time", lambda h, r, e: e["meta"].update(duration_ms=-5)),
+    ("turn seconds as 31", lambda h, r, e: h["settings"].update(turn_seconds=31)),
+    ("a standing with an extra field", lambda h, r, e: e["standings"][0].update(prize=1)),
+])
+def test_anything_the_format_does_not_allow_is_refused(good, what, edit):
+    v = verify_bytes(rewrite(good, edit))
+    assert not v.ok and v.code == "format", (what, v.code, v.detail)
+    assert len(v.detail) < 200 and "None" not in v.detail and "Traceback" not in v.detail
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_random_field_changes_never_raise(good, data):
+    """Any value in any field: a verdict, never an exception."""
+    values = st.one_of(st.none(), st.booleans(), st.integers(-2**40, 2**40), st.floats(),
+                       st.text(max_size=80), st.binary(max_size=80),
+                       st.lists(st.integers(0, 7), max_size=6), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
+
+    def edit(h, r, e):
+        target = data.draw(st.sampled_from(["header", "move", "record", "end"]))
+        if target == "header":
+            obj = h
+        elif target == "end":
+            obj = e
+        else:
+            rec = r[data.draw(st.integers(0, len(r) - 1))]
+            obj = rec["move"] if target == "move" else rec
+        key = data.draw(st.sampled_from(sorted(obj) + ["extra"]))
+        if key != "chain":
+            obj[key] = data.draw(values)
+    try:
+        changed = rewrite(good, edit)
+    except Exception:
+        return          # the edit itself could not be written (e.g. a float as a map key)
+    v = verify_bytes(changed)
+    assert isinstance(v.ok, bool) and v.detail
+
+
+def test_verify_to_a_closed_pipe_ends_quietly(tmp_path, good):
+    path = tmp_path / "game.bonanza"
+    path.write_bytes(good)
+    proc = subprocess.run(f"{sys.executable} -m client.commands verify -v {path} | head -1",
+                          shell=True, capture_output=True, text=True, timeout=60)
+    assert proc.stderr == "" and proc.stdout.count("\n") == 1

@@ -1,0 +1,186 @@
+"""The exact shape of a game log: every key, type and bound a verifier accepts.
+
+``check_log`` refuses anything the log format (docs/log-format.md) does not allow —
+unknown keys, wrong types (``auto`` is a bool, ``version`` an int and not a bool),
+unbounded lengths — before any move is replayed, with one line naming the record and
+the field in plain words.  The replay then checks what the values mean.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .game import GIVE_UP_REASONS, MAX_SEATS
+from .rules import BOXES, NUM_DICE
+from .settings import BOT_POLICIES, MAX_NAME, RULESETS, TURN_SECONDS
+
+
+class FormatError(ValueError):
+    """A log that is not in the exact format; ``where`` names the record."""
+
+
+MODES = ("solo", "table", "daily")
+MAX_META_KEYS = 16
+MAX_TEXT = 200            # any free-form text in ``meta``
+MAX_MOVES = 13 * 5 * MAX_SEATS + MAX_SEATS   # every roll, write and give-up a game can hold
+
+_HEADER = {"kind", "format", "version", "mode", "ruleset", "seats", "first_seat", "settings",
+           "dice", "meta", "signing", "chain"}
+_MOVE_RECORD = {"kind", "seq", "move", "state", "intent", "chain", "sig"}
+_END = {"kind", "seq", "reveal", "totals", "standings", "meta", "chain", "sig"}
+_MOVES = {"roll": {"type", "seat", "hold", "dice", "auto"},
+          "write": {"type", "seat", "box", "auto"},
+          "give_up": {"type", "seat", "why"}}
+_INTENTS = {"roll": {"seq", "type", "hold", "sig"}, "write": {"seq", "type", "box", "sig"},
+            "give_up": {"seq", "type", "sig"}}
+
+
+def _int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _bin(v: Any, n: int) -> bool:
+    return isinstance(v, bytes) and len(v) == n
+
+
+def _keys(where: str, obj: Any, allowed: set, required: set) -> dict:
+    if not isinstance(obj, dict):
+        raise FormatError(f"{where} is not a map")
+    extra = sorted(str(k)[:30] for k in obj if k not in allowed)
+    if extra:
+        raise FormatError(f"{where} has a field the format does not have: {extra[0]!r}")
+    missing = sorted(k for k in required if k not in obj)
+    if missing:
+        raise FormatError(f"{where} lacks the field {missing[0]!r}")
+    return obj
+
+
+def _field(where: str, name: str, ok: bool, what: str) -> None:
+    if not ok:
+        raise FormatError(f"{where}: {name!r} must be {what}")
+
+
+def _meta(where: str, meta: Any) -> None:
+    _field(where, "meta", isinstance(meta, dict) and len(meta) <= MAX_META_KEYS,
+           f"a map of at most {MAX_META_KEYS} entries")
+    for k, v in meta.items():
+        _field(where, "meta", isinstance(k, str) and len(k) <= 40, "keyed by short text")
+        ok = (v is None or type(v) in (bool, int) or (isinstance(v, str) and len(v) <= MAX_TEXT))
+        _field(where, f"meta.{k}", ok, f"a number, true/false or text of at most {MAX_TEXT}")
+        if k == "duration_ms":
+            _field(where, "meta.duration_ms", _int(v) and 0 <= v < 10 ** 10,
+                   "a whole number of milliseconds")
+
+
+def check_header(h: Any) -> None:
+    w = "the header"
+    _keys(w, h, _HEADER, _HEADER - {"signing"})
+    _field(w, "version", _int(h["version"]), "a whole number")
+    _field(w, "mode", h["mode"] in MODES, "solo, table or daily")
+    _field(w, "ruleset", h["ruleset"] in RULESETS, " or ".join(RULESETS))
+    seats = h["seats"]
+    _field(w, "seats", isinstance(seats, list) and 1 <= len(seats) <= MAX_SEATS,
+           f"a list of 1 to {MAX_SEATS} seats")
+    for i, s in enumerate(seats):
+        sw = f"seat {i + 1} in the header"
+        _keys(sw, s, {"name", "kind", "policy"}, {"name", "kind", "policy"})
+        _field(sw, "name", isinstance(s["name"], str) and 1 <= len(s["name"]) <= MAX_NAME,
+               f"a name of 1 to {MAX_NAME} characters")
+        _field(sw, "kind", s["kind"] in ("human", "bot"), "human or bot")
+        _field(sw, "policy", s["policy"] is None or s["policy"] in BOT_POLICIES,
+               "empty or one of " + ", ".join(BOT_POLICIES))
+    _field(w, "first_seat", _int(h["first_seat"]) and 0 <= h["first_seat"] < len(seats),
+           "one of the seats")
+    settings = _keys("the header's settings", h["settings"], {"turn_seconds"}, set())
+    if "turn_seconds" in settings:
+        _field(w, "settings.turn_seconds", settings["turn_seconds"] in TURN_SECONDS
+               and _int(settings["turn_seconds"]), " / ".join(map(str, TURN_SECONDS)))
+    dice = h["dice"]
+    if isinstance(dice, dict) and dice.get("scheme") == "public":
+        _keys("the header's dice", dice, {"scheme", "date"}, {"scheme", "date"})
+        _field(w, "dice.date", isinstance(dice["date"], str) and len(dice["date"]) == 10,
+               "a date YYYY-MM-DD")
+    else:
+        _keys("the header's dice", dice, {"scheme", "commit", "contributions"},
+              {"scheme", "commit", "contributions"})
+        _field(w, "dice.scheme", dice["scheme"] == "commit", "commit or public")
+        _field(w, "dice.commit", _bin(dice["commit"], 32), "32 bytes")
+        # contributions: 32 random bytes from a relay's players; any short bytes in logs
+        # made by hand (their length is part of the key's hash, so any length is exact)
+        c = dice["contributions"]
+        _field(w, "dice.contributions", isinstance(c, list) and len(c) == len(seats)
+               and all(x is None or (isinstance(x, bytes) and len(x) <= 64) for x in c),
+               "one contribution of at most 64 bytes (or nil) per seat")
+    _meta(w, h["meta"])
+    if "signing" in h:
+        sg = _keys("the header's signing", h["signing"], {"relay", "seats"}, {"relay", "seats"})
+        _field(w, "signing.relay", _bin(sg["relay"], 32), "a 32-byte public key")
+        _field(w, "signing.seats", isinstance(sg["seats"], list) and len(sg["seats"]) == len(seats)
+               and all(k is None or _bin(k, 32) for k in sg["seats"]),
+               "one 32-byte public key (or nil) per seat")
+    _field(w, "chain", _bin(h["chain"], 32), "32 bytes")
+
+
+def check_move_record(rec: Any, nseats: int) -> None:
+    seq = rec.get("seq") if isinstance(rec, dict) else None
+    w = f"move {seq}" if _int(seq) else "a move record"
+    _keys(w, rec, _MOVE_RECORD, {"kind", "seq", "move", "state", "chain"})
+    _field(w, "seq", _int(rec["seq"]) and 1 <= rec["seq"] <= MAX_MOVES, "a move number")
+    _field(w, "state", _bin(rec["state"], 16), "a 16-byte state hash")
+    _field(w, "chain", _bin(rec["chain"], 32), "32 bytes")
+    if "sig" in rec:
+        _field(w, "sig", _bin(rec["sig"], 64), "a 64-byte signature")
+    move = rec["move"]
+    kind = move.get("type") if isinstance(move, dict) else None
+    _field(w, "type", kind in _MOVES, "roll, write or give_up")
+    _keys(w, move, _MOVES[kind], _MOVES[kind])
+    _field(w, "seat", _int(move["seat"]) and 0 <= move["seat"] < nseats, "one of the seats")
+    if kind == "roll":
+        _field(w, "hold", isinstance(move["hold"], list) and len(move["hold"]) == NUM_DICE
+               and all(type(x) is bool for x in move["hold"]), "five true/false values")
+        _field(w, "dice", isinstance(move["dice"], list) and len(move["dice"]) == NUM_DICE
+               and all(_int(d) and 1 <= d <= 6 for d in move["dice"]), "five dice from 1 to 6")
+    if kind == "write":
+        _field(w, "box", move["box"] in BOXES, "one of the boxes")
+    if kind == "give_up":
+        _field(w, "why", move["why"] in GIVE_UP_REASONS, ", ".join(GIVE_UP_REASONS))
+    else:
+        _field(w, "auto", type(move["auto"]) is bool, "true or false")
+    if "intent" in rec:
+        intent = rec["intent"]
+        _keys(f"{w}'s signed request", intent, _INTENTS[kind], _INTENTS[kind])
+        _field(w, "intent.seq", _int(intent["seq"]), "a move number")
+        _field(w, "intent.sig", _bin(intent["sig"], 64), "a 64-byte signature")
+
+
+def check_end(end: Any, nseats: int) -> None:
+    w = "the end record"
+    _keys(w, end, _END, _END - {"sig"})
+    _field(w, "seq", _int(end["seq"]) and 0 <= end["seq"] <= MAX_MOVES, "a move number")
+    reveal = _keys("the end's reveal", end["reveal"], {"seed", "date"}, set())
+    _field(w, "reveal.seed", reveal.get("seed") is None
+           or (isinstance(reveal["seed"], bytes) and len(reveal["seed"]) <= 64), "the seed's bytes")
+    _field(w, "reveal.date", reveal.get("date") is None
+           or (isinstance(reveal["date"], str) and len(reveal["date"]) <= 10), "a date")
+    _field(w, "totals", isinstance(end["totals"], list) and len(end["totals"]) == nseats
+           and all(_int(t) and 0 <= t <= 2000 for t in end["totals"]), "a total per seat")
+    st = end["standings"]
+    _field(w, "standings", isinstance(st, list) and len(st) == nseats, "a place per seat")
+    for s in st:
+        _keys("a standing", s, {"seat", "name", "total", "place", "gave_up"},
+              {"seat", "name", "total", "place", "gave_up"})
+    _meta(w, end["meta"])
+    _field(w, "chain", _bin(end["chain"], 32), "32 bytes")
+    if "sig" in end:
+        _field(w, "sig", _bin(end["sig"], 64), "a 64-byte signature")
+
+
+def check_log(log) -> None:
+    """Every record of a parsed log in the exact format; FormatError otherwise."""
+    check_header(log.header)
+    n = len(log.header["seats"])
+    if len(log) > MAX_MOVES:
+        raise FormatError(f"the game has {len(log)} moves, more than any game can have")
+    for rec in log.records:
+        check_move_record(rec, n)
+    if log.end is not None:
+        check_end(log.end, n)
