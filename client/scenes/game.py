@@ -14,9 +14,10 @@ from core.game import check_give_up, check_hold, check_roll, check_write
 from core.match import Match
 from core.rules import BONANZA_POINTS, BOXES, LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
-from .. import fonts, sprites, theme
+from .. import fonts, lang, sprites, theme
 from ..actions import Action
 from ..dice_view import DiceView
+from ..i18n import format_decimal
 from ..sheet_view import SheetView
 from ..store.records import new_solo_match
 from ..turn_input import TurnInput
@@ -37,6 +38,27 @@ def short_hex(b: bytes | None, n: int = 24) -> str:
 def format_time(seconds: float) -> str:
     m, s = divmod(max(0.0, seconds), 60)
     return f"{int(m)}:{s:04.1f}"
+
+
+def verdict_options(advice, limit: int = 3) -> list[tuple]:
+    """The advisor's verdict, best first: ``("roll", kept faces, expected)`` or
+    ``("write", box, points, expected)`` (expected = points still to come), then the best
+    boxes after it, ``limit`` lines in all.
+
+    Rolling leads only when strictly better than the best box, as the optimal bot and
+    the analysis decide: on a tie writing ends the turn with nothing left to chance."""
+    if advice is None or not advice.boxes:
+        return []
+    boxes = [("write", b.box, b.points, b.expected) for b in advice.boxes]
+    if advice.holds and advice.holds[0].expected > advice.boxes[0].expected:
+        h = advice.holds[0]
+        return [("roll", tuple(h.hold), h.expected)] + boxes[:limit - 1]
+    return boxes[:limit]
+
+
+def rolls_first(advice) -> bool:
+    opts = verdict_options(advice, 1)
+    return bool(opts) and opts[0][0] == "roll"
 
 
 class GameScene(Scene):
@@ -72,6 +94,7 @@ class GameScene(Scene):
         self.loader = app.advisor_loader(ruleset)
         self._advice_key = None
         self._advice = None
+        self._cursor_roll = None                 # the roll the cursor last jumped to the best box for
         self.dialog: str | None = None          # "give_up" while the confirm box is open
         self._seen_turn = None
         self._rolled_frame = -1                  # app.frames when this window last rolled
@@ -186,7 +209,8 @@ class GameScene(Scene):
         if not self.app.profile.settings["show_hints"] or st.dice is None or st.rolls_left <= 0:
             return None
         adv = self.advice()
-        if adv is None or not adv.holds:
+        # the rings mean "keep these and roll": never when writing now is better
+        if adv is None or not rolls_first(adv):
             return None
         return adv.holds[0].mask
 
@@ -370,11 +394,16 @@ class GameScene(Scene):
         self._was_landing = landing
 
     def _select_suggested(self) -> None:
-        """Keep a box selected on my turn once rolled: the advisor's first, else the first allowed."""
+        """Keep a box selected on my turn once rolled: the advisor's best box after every
+        roll (the player may then move it), else the first allowed."""
         st = self.state
         if self.my_turn() and st.dice is not None:
             adv = self.advice()
             best = adv.boxes[0].box if adv and adv.boxes else None
+            if best is not None and self._cursor_roll != self._advice_key:
+                self._cursor_roll = self._advice_key
+                if self.input.pending is None:
+                    self.input.selection = best
             self.input.ensure_selection(st, best)
 
     def dice_landing(self) -> bool:
@@ -471,19 +500,27 @@ class GameScene(Scene):
         adv = self.advice()
         if adv is None:
             return
-        y = 394
-        for i, opt in enumerate(adv.boxes[:3]):
-            name = self.t(f"box.{opt.box}")
-            if opt.points == 0:
-                name = self.t("game.advisor.scratch", box=name)
-            key = "game.advisor.best" if i == 0 else "game.advisor.also"
-            draw_text(surface, self.t(key, box=name, points=opt.points),
-                      L.rect((self.cx - h + 20, y, 2 * h - 40, 32)), L.font_px(22 if i == 0 else 19),
-                      theme.GOLD if i == 0 else theme.TEXT_ON_FELT, bold=(i == 0))
-            y += 34 if i == 0 else 30
         total = st.sheets[st.active].total(st.ruleset)
-        draw_text(surface, self.t("game.advisor.expected", score=int(round(total + adv.expected))),
-                  L.rect((self.cx - h + 20, 494, 2 * h - 40, 28)), L.font_px(17), theme.TEXT_ON_FELT_SOFT)
+        y = 394
+        for i, opt in enumerate(verdict_options(adv)):
+            draw_text(surface, self.choice_text(opt, total), L.rect((self.cx - h + 20, y, 2 * h - 40, 32)),
+                      L.font_px(22 if i == 0 else 19), theme.GOLD if i == 0 else theme.TEXT_ON_FELT,
+                      bold=(i == 0))
+            y += 36 if i == 0 else 30
+        draw_text(surface, self.t("game.advisor.explain"),
+                  L.rect((self.cx - h + 20, 496, 2 * h - 40, 26)), L.font_px(16), theme.TEXT_ON_FELT_SOFT)
+
+    def choice_text(self, opt: tuple, total: int) -> str:
+        """One advisor line: the action and the expected final score it leads to."""
+        score = format_decimal(total + opt[-1], lang.current())
+        if opt[0] == "roll":
+            if not opt[1]:
+                return self.t("game.advisor.roll_all", score=score)
+            return self.t("game.advisor.keep_roll", dice=" ".join(map(str, opt[1])), score=score)
+        box = self.t(f"box.{opt[1]}")
+        if opt[2] == 0:
+            return self.t("game.advisor.write_scratch", box=box, score=score)
+        return self.t("game.advisor.write", box=box, points=opt[2], score=score)
 
     def draw_footer(self, surface) -> None:
         L = self.layout
