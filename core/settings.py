@@ -27,6 +27,8 @@ MAX_NAME = 24                   # characters in a player's name, after spaces ar
 DEFAULT_PORT = 7468             # a relay's TCP port when none is given
 DISCOVERY_PORT = 7469           # UDP: where relays listen for discovery queries
 
+DISCOVERY_BROADCAST = "255.255.255.255"   # where "Find tables" asks, unless told otherwise
+
 SEED_TEXT_MAX = 64              # characters a typed seed may have
 
 
@@ -63,3 +65,15 @@ def seed_from_text(text: str) -> bytes:
         except ValueError:
             pass
     return hashlib.sha256(s.encode("utf-8")).digest()
+
+
+def discovery_target(value: str | None) -> tuple[str, int]:
+    """Where discovery queries go and relays listen: ``BONANZA_DISCOVERY`` as "host:port"
+    (tests and CI set it to 127.0.0.1:<port>, so nothing leaves the machine), else the
+    limited broadcast address on DISCOVERY_PORT.  SettingError for a malformed value."""
+    if not value:
+        return DISCOVERY_BROADCAST, DISCOVERY_PORT
+    host, sep, port = value.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SettingError(f"BONANZA_DISCOVERY is host:port, not {value!r}")
+    return host, int(port)

@@ -9,7 +9,8 @@ import signal
 import sqlite3
 import sys
 
-from core.settings import DEFAULT_PORT
+from core.settings import (DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError,
+                           discovery_target)
 
 from .connection import Limits
 from .keys import KeyFileError
@@ -59,7 +60,9 @@ async def _serve(args: argparse.Namespace) -> None:
     data = args.data or default_data_dir()
     try:
         relay = Relay(data, bot_delay=args.bot_delay, limits=limits, idle_exit=args.idle_exit,
-                      daily_per_address=not args.daily_any_address)
+                      daily_per_address=not args.daily_any_address,
+                      discovery=(args.discovery_host, args.discovery_port)
+                      if args.discovery_port else None, name=args.name)
     except KeyFileError as e:
         raise StartupError(f"{e} (or choose another folder with --data)") from None
     except (OSError, sqlite3.Error) as e:
@@ -72,6 +75,9 @@ async def _serve(args: argparse.Namespace) -> None:
         raise StartupError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}"
                            " (is another relay using that port? try --port 0)") from None
     print(f"listening on {args.host}:{port}", flush=True)
+    if relay.discovery_port:
+        print(f"answering discovery on UDP {args.discovery_host}:{relay.discovery_port}",
+              flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -101,6 +107,20 @@ def main(argv: list[str] | None = None) -> int:
                    help="messages per second allowed per connection (default 30; benchmarks)")
     p.add_argument("--max-lobbies-per-address", type=int, default=None, metavar="N",
                    help="tables not yet started one address may host (default 8; benchmarks)")
+    # BONANZA_DISCOVERY=host:port (tests, CI) keeps discovery on that address: a relay
+    # started by a test never answers anyone but the machine itself.
+    try:
+        env_host, env_port = discovery_target(os.environ.get("BONANZA_DISCOVERY"))
+    except SettingError as e:
+        p.error(str(e))
+    listen_host = "0.0.0.0" if env_host == DISCOVERY_BROADCAST else env_host
+    p.add_argument("--discovery-port", type=_port, default=env_port, metavar="N",
+                   help=f"UDP port answering 'Find tables on this network' (default "
+                        f"{DISCOVERY_PORT}; 0 = not announced)")
+    p.add_argument("--discovery-host", default=listen_host,
+                   help="address the discovery port listens on (default all)")
+    p.add_argument("--name", default=None, help="the relay's name in discovery answers "
+                                                "(default the computer's name)")
     p.add_argument("--idle-exit", type=_seconds, default=None, metavar="SECONDS",
                    help="stop after this long with no connection and no running game "
                         "(the game window starts its relay with this, so it never lingers)")

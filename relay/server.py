@@ -43,7 +43,8 @@ class Relay:
     def __init__(self, data_dir: str | os.PathLike, clock=None, bot_delay: float = 0.6,
                  limits: Limits | None = None, auto: Auto | None = None,
                  time_scale: float = 1.0, idle_exit: float | None = None,
-                 daily_per_address: bool = True):
+                 daily_per_address: bool = True, discovery: tuple[str, int] | None = None,
+                 name: str | None = None):
         self.data_dir = Path(data_dir)
         self.clock = clock or RealClock()
         self.logs = LogFolder(self.data_dir / "logs", self.clock)
@@ -72,6 +73,13 @@ class Relay:
         self._game_timer = None
         self._to_flush: list[Conn] = []
         self._closed = False
+        # UDP discovery (relay/discovery.py): where to listen, (host, port); port 0 is any
+        # free one (tests).  None: the relay is not announced.
+        self.discovery = discovery
+        self.discovery_port: int | None = None
+        self.discovery_protocol = None
+        self._discovery_transport = None
+        self.name = name
 
     # ------------------------------------------------------------ life
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -80,6 +88,14 @@ class Relay:
         self.server = await loop.create_server(lambda: Conn(self), host, port)
         self.port = self.server.sockets[0].getsockname()[1]
         self._net_timer = loop.call_later(self.limits.housekeeping, self._net_housekeeping)
+        if self.discovery is not None:
+            from . import discovery
+            try:
+                self._discovery_transport, self.discovery_protocol, self.discovery_port = \
+                    await discovery.listen(self, self.discovery[0], self.discovery[1], self.name)
+            except OSError as e:   # tables still work; they are just not announced
+                log.warning("cannot answer discovery on UDP %s:%s: %s", *self.discovery,
+                            e.strerror or e)
         self._game_timer = self.clock.call_later(self.limits.housekeeping,
                                                  self._game_housekeeping)
         return self.port
@@ -88,6 +104,8 @@ class Relay:
         self._closed = True
         if self.server is not None:
             self.server.close()
+        if self._discovery_transport is not None:
+            self._discovery_transport.close()
         for c in list(self.conns):
             c.close("relay shutting down", linger=False)
         for t in list(self._tasks):

@@ -13,12 +13,13 @@ from .server import Limits, Relay
 @contextlib.asynccontextmanager
 async def running_relay(data_dir: str | None = None, clock=None, bot_delay: float = 0.0,
                         limits: Limits | None = None, wait_advisor: bool = True,
-                        time_scale: float = 1.0, daily_per_address: bool = False):
+                        time_scale: float = 1.0, daily_per_address: bool = False,
+                        discovery: tuple[str, int] | None = None):
     with tempfile.TemporaryDirectory() if data_dir is None else contextlib.nullcontext(data_dir) as d:
         # Every test client connects from 127.0.0.1: the daily's address rule is off
         # unless a test turns it on.
         relay = Relay(d, clock=clock, bot_delay=bot_delay, limits=limits, time_scale=time_scale,
-                      daily_per_address=daily_per_address)
+                      daily_per_address=daily_per_address, discovery=discovery)
         await relay.start("127.0.0.1", 0)
         if wait_advisor:
             await relay.auto.ready()

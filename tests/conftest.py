@@ -9,6 +9,20 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+
+def _free_udp_port() -> int:
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# Discovery (queries and the relays answering them) stays on the loopback interface in
+# every test: nothing is ever broadcast.  .ci/run sets it too; a value pointing
+# anywhere else is replaced, so a stray shell setting cannot make a test send off-machine.
+if not os.environ.get("BONANZA_DISCOVERY", "").startswith("127.0.0.1:"):
+    os.environ["BONANZA_DISCOVERY"] = f"127.0.0.1:{_free_udp_port()}"
+
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent

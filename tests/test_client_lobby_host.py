@@ -65,3 +65,43 @@ def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_clos
         if host is not None:
             host.close(1.0)
         relay.stop()
+
+
+def test_the_join_screen_finds_a_table_on_this_network_and_joins_by_enter(app, artifacts):
+    import os
+
+    from client.actions import Action
+    from client.hosting import HostedRelay
+    from client.scenes.lobby import JoinScene
+    from relay.client import RelayConnection
+    assert os.environ["BONANZA_DISCOVERY"].startswith("127.0.0.1:")   # never off the machine
+    relay = HostedRelay(host="127.0.0.1")
+    host = None
+    try:
+        assert relay.ready.wait(15) and relay.port
+        host = RelayConnection("127.0.0.1", relay.port)
+        assert _until(app, lambda: host.status == "connected")
+        host.send({"type": "create_table", "name": "Ana", "seats": 2, "turn_seconds": 45,
+                   "ruleset": "yacht"})
+        assert _until(app, lambda: host.table is not None)
+        app.profile.name = "Bea"
+        join = JoinScene(app)
+        app.push(join)
+        for _ in range(5):
+            app.step()
+        assert join.search is None and join.found == []      # opening it sent nothing
+        app.dispatch(Action("press", "find"))
+        assert _until(app, lambda: join.search is None and join.found)
+        assert [(f.host, f.code, f.port) for f in join.found] == [
+            ("Ana", host.table["code"], relay.port)]
+        assert join.focus_id == "found0"
+        app.screenshot(artifacts / "client_join_found.png")
+        app.dispatch(Action("confirm"))                       # Enter on the found table
+        lobby = app.scene
+        assert type(lobby).__name__ == "LobbyScene"
+        assert _until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2)
+        assert [p["name"] for p in lobby.table["players"]] == ["Ana", "Bea"]
+    finally:
+        if host is not None:
+            host.close(1.0)
+        relay.stop()

@@ -162,26 +162,100 @@ class HostSetupScene(_Options):
 
 
 class JoinScene(_Options):
+    """Join by address, port and code — or pick a table found on this network.  The
+    search runs only when the player presses "Find tables on this network" (or Refresh):
+    opening the screen sends nothing."""
     title_key = "lobby.join_title"
+    ROWS = 5
 
     def __init__(self, app):
         super().__init__(app)
         last = app.profile.settings["last_join"]
-        self.name_field((560, 130, 440, 50))
-        self.address = self.field("address", (560, 200, 440, 50), max_len=64,
+        self.name_field((300, 130, 330, 50))
+        self.address = self.field("address", (300, 200, 330, 50), max_len=64,
                                   value=str(last.get("address") or "127.0.0.1")[:64])
-        self.port = self.field("port", (560, 270, 440, 50), max_len=5,
+        self.port = self.field("port", (300, 270, 330, 50), max_len=5,
                                value=str(last.get("port") or DEFAULT_PORT)[:5])
-        self.code = self.field("code", (560, 340, 440, 50), value="", max_len=5)
-        self.button("join", (480, 460, 320, 60), lambda: self.t("lobby.join"), size=24)
-        self.button("back", (540, 540, 200, 50), lambda: self.t("common.back"), style="secondary")
+        self.code = self.field("code", (300, 340, 330, 50), value="", max_len=5)
+        self.button("join", (300, 460, 330, 60), lambda: self.t("lobby.join"), size=24)
+        self.button("back", (365, 540, 200, 50), lambda: self.t("common.back"), style="secondary")
+        self.button("find", (680, 130, 540, 50), self.find_label, style="secondary", size=20)
+        for i in range(self.ROWS):
+            self.button(f"found{i}", (680, 200 + i * 62, 540, 54),
+                        lambda i=i: self.found_label(i), style="ghost", size=18)
+        self.search = None            # client.discovery.Search while one runs
+        self.found: list = []
+        self.searched = False
         self.focus_id = "code"
 
+    # ---------------------------------------------------------- tables on this network
+    def find_label(self) -> str:
+        if self.search is not None:
+            return self.t("lobby.searching")
+        return self.t("lobby.refresh") if self.searched else self.t("lobby.find")
+
+    def found_label(self, i: int) -> str:
+        if i >= len(self.found):
+            return ""
+        f = self.found[i]
+        text = self.t("lobby.found_row", host=f.host, taken=f.taken, seats=f.seats,
+                      ruleset=self.t("lobby.ruleset." + f.ruleset)
+                      if f.ruleset in RULESETS else f.ruleset,
+                      seconds=f.turn_seconds or "–")
+        return text + (" · " + self.t("lobby.found_playing") if f.started else "")
+
+    def visible(self, w) -> bool:
+        if w.id.startswith("found"):
+            return int(w.id[5:]) < len(self.found)
+        return True
+
+    def focus_order(self):
+        return [w.id for w in self.widgets if self.visible(w)]
+
+    def find(self) -> None:
+        if self.search is None:
+            from client.discovery import Search
+            self.search = Search()
+
+    def pick(self, i: int) -> None:
+        """A found table: its address, port and code go into the form, then join."""
+        f = self.found[i]
+        self.address.value, self.port.value, self.code.value = f.address, str(f.port), f.code
+        if self.button_enabled("join"):
+            self.go()
+        else:
+            self.focus_id = "name"          # the one thing missing: a name
+
+    def update(self, dt):
+        super().update(dt)
+        if self.search is not None and self.search.done:
+            search, self.search = self.search, None
+            self.searched = True
+            self.found = search.found[:self.ROWS]
+            self.app.dirty = True
+            if search.error:
+                self.app.show(self.t("lobby.find_failed", reason=search.error), "error", 6.0)
+            elif not self.found:
+                self.app.show(self.t("lobby.found_none"), "info", 6.0)
+            else:
+                self.focus_id = "found0"
+
+    # ---------------------------------------------------------- the form
     def button_enabled(self, id):
         if id == "join":
             return (len(self.code.value.strip()) == 5 and port_number(self.port.value) is not None
                     and bool(self.typed_name()))
+        if id == "find":
+            return self.search is None
         return True
+
+    def on_press(self, id):
+        if id == "find":
+            self.find()
+        elif id.startswith("found"):
+            self.pick(int(id[5:]))
+        else:
+            super().on_press(id)
 
     def on_submit(self, id):
         if id == "code" and self.button_enabled("join"):
@@ -213,7 +287,10 @@ class JoinScene(_Options):
         L = self.layout
         for y, key in ((130, "lobby.your_name"), (200, "lobby.address"), (270, "lobby.port"),
                        (340, "lobby.table_code")):
-            draw_text(surface, self.t(key), L.rect((180, y, 360, 50)), L.font_px(22), theme.TEXT_ON_FELT, bold=True)
+            draw_text(surface, self.t(key), L.rect((60, y, 230, 50)), L.font_px(22),
+                      theme.TEXT_ON_FELT, bold=True)
+        draw_text(surface, self.t("lobby.nearby"), L.rect((680, 88, 540, 36)), L.font_px(20),
+                  theme.TEXT_ON_FELT_SOFT, bold=True)
 
 
 def rejoin_scene(app, code: str, seat: dict) -> "LobbyScene":
