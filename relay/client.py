@@ -155,7 +155,7 @@ class RelayClient:
     def _signed(self, msg: dict) -> dict:
         """Our key on every seat we take, our signature on every intent."""
         kind = msg.get("type")
-        if kind in ("create_table", "join", "daily_play"):
+        if kind in ("create_table", "join", "daily_play", "rematch"):
             msg = dict(msg)
             msg.setdefault("key", self.signer.public)
             self.took_seat = msg["key"] == self.signer.public
@@ -266,8 +266,9 @@ class RelayClient:
             self._take_end(msg)
         elif kind == "left":
             self.seat = None
-        elif kind == "resumed":
-            self.table, self.seat, self.token = msg["table"], msg["seat"], msg["token"]
+        elif kind in ("resumed", "watching"):   # a watcher gets what a resuming seat gets
+            self.table, self.seat = msg["table"], msg["seat"]
+            self.token = msg.get("token")
             header = msg.get("header")
             if header is not None and (self.header is None or self.header.get("chain") != header.get("chain")):
                 self._reset_game()
@@ -414,6 +415,14 @@ class RelayClient:
 
     async def leave(self) -> dict:
         return await self.request({"type": "leave"})
+
+    async def rematch(self) -> dict:
+        """Play again with the same seats, rules and clock (``joined`` the new table)."""
+        return await self.request({"type": "rematch"})
+
+    async def watch(self, code: str) -> dict:
+        """Watch a table: the game so far, then everything the players see."""
+        return await self.request({"type": "watch", "code": code})
 
     async def resume(self, token: str, seq: int = 0) -> dict:
         return await self.request({"type": "resume", "token": token, "seq": seq})

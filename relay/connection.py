@@ -87,6 +87,7 @@ class Conn(asyncio.Protocol):
         self.pinged = False
         self.closed = False
         self.slot = None               # the tables.Slot this connection plays, if any
+        self.watching = None           # the tables.Table this connection watches, if any
         self.address: str | None = None  # the peer's IP address (the daily's address rule)
 
     # ------------------------------------------------------------ asyncio.Protocol

@@ -117,6 +117,8 @@ def _joined(conn: Conn, table: Table, slot: Slot, rid: Any) -> None:
 def _seated(conn: Conn) -> tuple[Table, Slot]:
     slot = conn.slot
     if slot is None:
+        if conn.watching is not None:
+            raise Refuse("watching", "you are watching this table: watchers cannot play")
         raise Refuse("not_seated", "you are not at a table")
     return slot.table, slot
 
@@ -240,6 +242,11 @@ def set_name(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 
 
 def leave(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    if conn.watching is not None:
+        table = conn.watching
+        relay.stop_watching(conn)
+        _reply(conn, {"type": "left", "code": table.code}, rid)
+        return
     table, slot = _seated(conn)
     relay.detach(conn)
     if not table.started:
@@ -289,6 +296,79 @@ def give_up(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg, need_seq=False)
     intent = _intent(table, slot, msg, "give_up")
     _refused(table.give_up(slot.index, "gave_up", conn, rid, intent))
+
+
+# ---------------------------------------------------------------- rematch
+REMATCH_SECONDS = 120.0     # how long the players of a finished game may take the offer
+
+
+def rematch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    """Play again: the first player of a finished table to ask opens a new table with the
+    same seats, rules and clock (a new commitment; new contributions) and hosts it; the
+    others are told, and sit down by asking too.  The host starts it as any table: seats
+    not taken go to bots, or wait for someone to join by its code."""
+    slot = conn.slot
+    if slot is None or not slot.table.finished or slot.kind != "human":
+        raise Refuse("not_seated", "only the players of a finished table can play again")
+    old = slot.table
+    contribution = _contribution(msg.get("contribution"))
+    key = _key(msg.get("key"))
+    now = relay.clock.now()
+    new = relay.tables.get(old.rematch_code) if old.rematch_code else None
+    if new is None:
+        if old.finished_at is not None and now - old.finished_at > REMATCH_SECONDS:
+            raise Refuse("rematch_expired", "the offer to play again has run out")
+        relay.free_conn(conn)
+        _lobby_room(relay, conn)
+        new = Table(relay, _new_code(relay), "table", old.ruleset, old.nseats, old.turn_seconds,
+                    secrets.token_bytes(dice_mod.SEED_BYTES))
+        new.bots = old.bots
+        seat = Slot(new, slot.name, "human", contribution, key=key)
+        relay.open_table(conn, new, seat)
+        old.rematch_code = new.code
+        _joined(conn, new, seat, rid)
+        old.broadcast({"type": "rematch", "code": new.code, "by": slot.name,
+                       "seconds": REMATCH_SECONDS})
+        return
+    if new.started:
+        raise Refuse("already_started", "the new game has already started")
+    if len(new.slots) >= new.nseats:
+        raise Refuse("table_full", "the new table is full")
+    relay.free_conn(conn)
+    seat = Slot(new, slot.name, "human", contribution, key=key)
+    new.slots.append(seat)
+    new.reindex()
+    relay.tokens[seat.token] = seat
+    relay.attach(conn, seat)
+    _joined(conn, new, seat, rid)
+    new.send_each({"type": "table", "table": new.info()})
+
+
+# ---------------------------------------------------------------- watching
+def watch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    """Watch a table: the log so far, then every move, hold, clock and the end; nothing
+    else (every intent is refused with ``watching``)."""
+    relay.free_conn(conn)
+    code = msg.get("code")
+    table = relay.tables.get(code.strip().upper()) if isinstance(code, str) else None
+    if table is None or table.mode != "table":
+        raise Refuse("table_not_found", "no table has this code")
+    if len(table.watchers_conns) >= MAX_WATCHERS:
+        raise Refuse("table_full", f"at most {MAX_WATCHERS} people can watch one table")
+    relay.stop_watching(conn)
+    conn.watching = table
+    table.watchers_conns.add(conn)
+    match = table.match
+    _reply(conn, {
+        "type": "watching", "table": table.info(), "seat": None,
+        "header": match.log.header if match else None,
+        "records": match.log.records if match else [],
+        "held": table.held, "clock": table.clock_info() if match else None,
+        "end": table.end_msg}, rid)
+    table.send_each({"type": "table", "table": table.info()})   # players see the count
+
+
+MAX_WATCHERS = 32
 
 
 # ---------------------------------------------------------------- resume
@@ -372,6 +452,7 @@ HANDLERS: dict[str, Callable[["Relay", Conn, dict, Any], None]] = {
     "list_tables": list_tables, "create_table": create_table, "join": join,
     "set_name": set_name, "leave": leave, "start": start,
     "hold": hold, "roll": roll, "write": write, "give_up": give_up, "resume": resume,
+    "watch": watch, "rematch": rematch,
     "daily_info": daily_info, "daily_play": daily_play, "daily_log": daily_log,
 }
 

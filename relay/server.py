@@ -228,8 +228,17 @@ class Relay:
             conn.send(error_msg("bad_message", "the relay could not handle this message", rid))
 
     # ------------------------------------------------------------ seats and connections
+    def stop_watching(self, conn: Conn) -> None:
+        table = conn.watching
+        conn.watching = None
+        if table is not None and conn in table.watchers_conns:
+            table.watchers_conns.discard(conn)
+            table.send_each({"type": "table", "table": table.info()})
+
     def free_conn(self, conn: Conn) -> None:
-        """Refuse when the connection holds a live seat; detach it from a finished one."""
+        """Refuse when the connection holds a live seat; detach it from a finished one,
+        and from a table it watched."""
+        self.stop_watching(conn)
         slot = conn.slot
         if slot is None:
             return
@@ -283,11 +292,15 @@ class Relay:
         """A finished table is forgotten after FINISHED_KEEP (late resumes are over)."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
+        for c in list(table.watchers_conns):
+            c.watching = None
+        table.watchers_conns.clear()
         for s in table.slots:
             if s.token:
                 self.tokens.pop(s.token, None)
 
     def on_disconnect(self, conn: Conn) -> None:
+        self.stop_watching(conn)
         slot = conn.slot
         if slot is None or slot.conn is not conn:
             conn.slot = None

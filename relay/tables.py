@@ -101,6 +101,9 @@ class Table:
         self.daily_date: str | None = None
         self.started_at: float | None = None   # a daily attempt's start (its time limit)
         self.bots: str | list[str] = DEFAULT_BOT_POLICY   # as the host set it
+        self.watchers_conns: set = set()       # connections watching, seated nowhere
+        self.rematch_code: str | None = None   # the table its players play again at
+        self.finished_at: float | None = None
 
     # ------------------------------------------------------------ seats
     def bot_policy(self, k: int) -> str:
@@ -149,6 +152,7 @@ class Table:
             "host": self.host.index if self.host is not None else None,
             "started": self.started, "finished": self.finished, "commitment": self.commitment,
             "players": [self._player(s, st) for s in self.slots],
+            "watchers": len(self.watchers_conns),
         }
 
     @staticmethod
@@ -161,22 +165,29 @@ class Table:
         return p
 
     # ------------------------------------------------------------ sending
+    def _receivers(self):
+        """Every connection that sees this table: the seats', then the watchers'."""
+        for s in self.slots:
+            if s.conn is not None:
+                yield s.conn
+        yield from self.watchers_conns
+
     def send_each(self, msg: dict, sender: "Conn | None" = None, rid: Any = None) -> None:
-        """Send ``msg`` to every connected seat with its own ``seat`` index added."""
+        """Send ``msg`` to every connected seat with its own ``seat`` index added (nil
+        for watchers)."""
         for s in self.slots:
             if s.conn is not None:
                 m = dict(msg, seat=s.index)
                 if s.conn is sender and rid is not None:
                     m["rid"] = rid
                 s.conn.send(m)
+        for c in self.watchers_conns:
+            c.send(dict(msg, seat=None))
 
     def broadcast_move(self, encoded_record: bytes, clock: dict | None,
                        sender: "Conn | None" = None, rid: Any = None) -> None:
         frame = None
-        for s in self.slots:
-            c = s.conn
-            if c is None:
-                continue
+        for c in self._receivers():
             if c is sender and rid is not None:
                 c.send_frame(move_frame(encoded_record, clock, rid))
             else:
@@ -186,10 +197,7 @@ class Table:
 
     def broadcast(self, msg: dict, sender: "Conn | None" = None, rid: Any = None) -> None:
         frame = None
-        for s in self.slots:
-            c = s.conn
-            if c is None:
-                continue
+        for c in self._receivers():
             if c is sender and rid is not None:
                 c.send(dict(msg, rid=rid))
             else:
@@ -393,6 +401,7 @@ class Table:
         if self.finished:
             return
         self.finished = True
+        self.finished_at = self.relay.clock.now()
         self.stop_timer()
         relay, match = self.relay, self.match
         end = match.finish({"relay": "bonanza-relay", "table": self.code})

@@ -221,10 +221,18 @@ class JoinScene(_Options):
         """A found table: its address, port and code go into the form, then join."""
         f = self.found[i]
         self.address.value, self.port.value, self.code.value = f.address, str(f.port), f.code
-        if self.button_enabled("join"):
+        if f.started:                       # a game being played: watch it
+            self.watch(f)
+        elif self.button_enabled("join"):
             self.go()
         else:
             self.focus_id = "name"          # the one thing missing: a name
+
+    def watch(self, f) -> None:
+        from relay.client import RelayConnection
+        conn = RelayConnection(f.address, f.port, signer=self.app.profile.seat_signer())
+        self.app.push(LobbyScene(self.app, conn, f.address, f.port,
+                                 request={"type": "watch", "code": f.code}))
 
     def update(self, dt):
         super().update(dt)
@@ -424,7 +432,8 @@ class LobbyScene(Scene):
                 return
             elif kind == "table":
                 self._note_host()
-            elif kind == "started" or (kind == "resumed" and self.conn.state is not None):
+            elif kind == "started" or (kind in ("resumed", "watching")
+                                       and self.conn.state is not None):
                 from .table import TableScene
                 self.app.replace(TableScene(self.app, self.conn, relay=self.relay))
                 return
