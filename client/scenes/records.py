@@ -74,10 +74,11 @@ class RecordsScene(Scene):
         for i, tab in enumerate(TABS):
             self.button(f"tab:{tab}", (LIST_X + i * 224, 106, 212, 44), lambda tb=tab: self.tab_label(tb),
                         style="secondary", size=19)
-        self.button("replay", (380, 646, 220, 52), lambda: self.t("history.replay"), size=21)
-        self.button("export", (620, 646, 220, 52), lambda: self.t("records.export"), style="secondary",
+        self.button("replay", (170, 646, 220, 52), lambda: self.t("history.replay"), size=21)
+        self.button("analysis", (410, 646, 220, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
+        self.button("export", (650, 646, 220, 52), lambda: self.t("records.export"), style="secondary",
                     size=21)
-        self.button("back", (860, 646, 220, 52), lambda: self.t("common.back"), style="secondary", size=21)
+        self.button("back", (890, 646, 220, 52), lambda: self.t("common.back"), style="secondary", size=21)
         self.focus_id = "list"
         self.reload()
 
@@ -133,10 +134,10 @@ class RecordsScene(Scene):
 
     def focus_order(self) -> list[str]:
         order = ["list"] if self.entries else []
-        return order + [id for id in ("replay", "export", "back") if self.button_enabled(id)]
+        return order + [id for id in ("replay", "analysis", "export", "back") if self.button_enabled(id)]
 
     def button_enabled(self, id: str) -> bool:
-        if id in ("replay", "export"):
+        if id in ("replay", "analysis", "export"):
             return self.selected() is not None
         if id.startswith("row:"):
             return int(id[4:]) < len(self.entries)
@@ -203,13 +204,16 @@ class RecordsScene(Scene):
             self.set_tab(id[4:])
         elif id == "replay":
             self.replay()
+        elif id == "analysis":
+            self.replay(analyse=True)
         elif id == "export":
             self.export()
         elif id == "back":
             self.back()
 
     # ---------------------------------------------------------- what the entries do
-    def replay(self) -> None:
+    def replay(self, analyse: bool = False) -> None:
+        """Replay the chosen game, or with ``analyse`` open its analysis."""
         rec = self.selected()
         if rec is None or self.store is None:
             return
@@ -221,7 +225,10 @@ class RecordsScene(Scene):
         except Exception as e:
             self.app.show(self.t("error.generic", detail=str(e)), "error")
             return
-        if verdict.ok and verdict.states:
+        if verdict.ok and verdict.states and analyse:
+            from .analysis import AnalysisScene
+            self.app.push(AnalysisScene(self.app, verdict))
+        elif verdict.ok and verdict.states:
             self.app.push(ReplayScene(self.app, verdict, path=None))
         else:
             self.app.show(verdict_text(self.t, verdict), "error", 5.0)

@@ -13,10 +13,12 @@ from .results import verdict_text
 
 
 class ReplayScene(Scene):
-    def __init__(self, app, verdict, path: str | None = None):
+    def __init__(self, app, verdict, path: str | None = None, analysis=None):
         super().__init__(app)
         self.verdict = verdict
         self.path = path
+        self.analysis = analysis      # the analysis screen that opened this replay, if any
+        self.note: tuple[int, str] | None = None   # (move, the analysis' words on it)
         self.states = list(verdict.states)
         self.records = list(verdict.log.records) if verdict.log else []
         self.index = len(self.states) - 1
@@ -31,7 +33,8 @@ class ReplayScene(Scene):
         self.button("prev", (cx - 154, 420, 152, 50), lambda: self.t("verify.step_back"), size=18)
         self.button("next", (cx + 2, 420, 152, 50), lambda: self.t("verify.step_forward"), size=18)
         self.button("last", (cx + 160, 420, 152, 50), lambda: self.t("verify.last"), style="secondary", size=18)
-        self.button("back", (cx - 120, 620, 240, 50), lambda: self.t("common.back"), style="secondary")
+        self.button("analysis", (cx - 250, 620, 240, 50), lambda: self.t("analysis.open"), style="secondary")
+        self.button("back", (cx + 10, 620, 240, 50), lambda: self.t("common.back"), style="secondary")
         # a visible focus on an enabled button: Enter at the last move steps back one
         self.focus_id = "next" if self.index < len(self.states) - 1 else "prev"
 
@@ -40,6 +43,8 @@ class ReplayScene(Scene):
             return self.index > 0
         if id in ("next", "last"):
             return self.index < len(self.states) - 1
+        if id == "analysis":
+            return bool(self.verdict.ok and self.verdict.log is not None and self.records)
         return True
 
     def enabled(self, action):
@@ -80,8 +85,18 @@ class ReplayScene(Scene):
             self.step_to(self.index + 1)
         elif id == "last":
             self.step_to(len(self.states) - 1)
+        elif id == "analysis":
+            self.open_analysis()
         elif id == "back":
             self.back()
+
+    def open_analysis(self) -> None:
+        """Back to the analysis this replay came from, else a new one over the replay."""
+        if self.analysis is not None and len(self.app.scenes) > 1 and self.app.scenes[-2] is self.analysis:
+            self.app.pop()
+            return
+        from .analysis import AnalysisScene
+        self.app.push(AnalysisScene(self.app, self.verdict, replay=self))
 
     def held(self, i: int) -> list[bool]:
         """The dice kept from state ``i``'s roll: the hold of the next move when it is a roll
@@ -136,6 +151,9 @@ class ReplayScene(Scene):
         draw_text(surface, self.describe(self.index), L.rect((cx - 300, 154, 600, 34)), L.font_px(20),
                   theme.TEXT_ON_FELT, align="center")
         self.dice_view.draw(surface, L, self.app.now, dice, self.held(self.index))
+        if self.note is not None and self.note[0] == self.index:
+            draw_text(surface, self.note[1], L.rect((cx - 300, 302, 600, 40)), L.font_px(19), theme.GOLD,
+                      bold=True, align="center", shadow=True)
         # progress through the game
         bar = L.rect((cx - 300, 360, 600, 10))
         pygame.draw.rect(surface, theme.PROGRESS_BG, bar, border_radius=bar.h // 2)

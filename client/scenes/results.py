@@ -52,9 +52,10 @@ class ResultsScene(Scene):
         self.standings = standings(state)
         # read once (the game is recorded before this scene exists): draw runs every frame
         self._personal_best = None if mode == "table" else app.profile.best(state.ruleset.name, mode)
-        self.button("again", (250, 628, 250, 56), lambda: self.t("results.play_again"), size=22)
-        self.button("verify", (515, 628, 250, 56), lambda: self.t("results.verify"), style="secondary", size=20)
-        self.button("menu", (780, 628, 250, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
+        self.button("again", (148, 628, 232, 56), lambda: self.t("results.play_again"), size=22)
+        self.button("verify", (396, 628, 232, 56), lambda: self.t("results.verify"), style="secondary", size=20)
+        self.button("analysis", (644, 628, 232, 56), lambda: self.t("analysis.open"), style="secondary", size=20)
+        self.button("menu", (892, 628, 232, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
         self.focus_id = "again" if mode != "daily" and mode != "table" else "verify"
         self.count_seconds = 1.0 if app.profile.animation_seconds > 0 else 0.0   # the score counts up
         self.shown_at = None
@@ -153,6 +154,8 @@ class ResultsScene(Scene):
             return self.mode == "solo"
         if id == "verify":
             return self.verdict is not None and bool(self.verdict.states)
+        if id == "analysis":
+            return self.verdict is not None and self.verdict.ok and self.verdict.log is not None
         return True
 
     def on_press(self, id):
@@ -162,6 +165,9 @@ class ResultsScene(Scene):
         elif id == "verify":
             from .replay import ReplayScene
             self.app.push(ReplayScene(self.app, self.verdict, path=None))
+        elif id == "analysis":
+            from .analysis import AnalysisScene
+            self.app.push(AnalysisScene(self.app, self.verdict, seat=self.my_seat))
         elif id == "menu":
             self.app.to_title()
 

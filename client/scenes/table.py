@@ -8,7 +8,7 @@ import math
 import pygame
 
 from .. import actions as A
-from .. import sprites, theme
+from .. import fonts, sprites, theme
 from ..widgets import draw_text
 from .game import GameScene
 from .lobby import handle_relay_error
@@ -19,6 +19,8 @@ URGENT_SECONDS = 10
 class TableScene(GameScene):
     give_up_key = "game.leave"
     give_up_question = "game.leave_confirm"
+    _win_key = None            # the move the win chances were computed after
+    _win = None
 
     def __init__(self, app, conn, relay=None):
         self.conn = conn
@@ -213,6 +215,7 @@ class TableScene(GameScene):
             if sec != self._last_beep and sec > 0:
                 self._last_beep = sec
                 self.app.play_sound("clock")
+        self.win_chances()
 
     def announce_auto(self, mv: dict) -> None:
         """Time ran out: every screen says what the clock wrote, for whom, and the box is marked."""
@@ -277,8 +280,11 @@ class TableScene(GameScene):
         text = self.t("table.your_turn") if self.my_turn() else self.t("table.turn_of", name=name)
         left = cx - self.half
         clock_x = cx + self.half - 190
-        draw_text(surface, text, L.rect((left, 22, clock_x - left - 12, 44)), L.font_px(24),
-                  theme.GOLD if self.my_turn() else theme.TEXT_ON_FELT, bold=True)
+        bar = self.shows_win_bar() and self.win_chances() is not None
+        draw_text(surface, text, L.rect((left, 14, clock_x - left - 12, 42) if bar else (left, 22, clock_x - left - 12, 44)),
+                  L.font_px(24), theme.GOLD if self.my_turn() else theme.TEXT_ON_FELT, bold=True)
+        if bar:
+            self.draw_win_bar(surface, L.rect((left, 58, clock_x - left - 12, 18)))
         rem = self.remaining()
         if rem is not None:
             urgent = rem <= URGENT_SECONDS
@@ -305,3 +311,59 @@ class TableScene(GameScene):
     def commitment(self):
         header = self.conn.client.header if self.conn.client else None
         return ((header or {}).get("dice") or {}).get("commit")
+
+    # ---------------------------------------------------------- win chances
+    def win_chances(self):
+        """Each seat's chance to win now (``core.analysis.win_chances``, about 1 ms), once
+        per move; None until the advisor is ready."""
+        st = self.state
+        if st is None or self.loader is None or not self.loader.ready or len(st.setup.seats) < 2:
+            return None
+        if st.seq != self._win_key:
+            from core.analysis import win_chances
+            try:
+                self._win = win_chances(self.loader.result(0), st)
+            except Exception:      # a bar less, never a broken table
+                self._win = None
+            self._win_key = st.seq
+        return self._win
+
+    def shows_win_bar(self) -> bool:
+        """Players hide it with the hints (H); a watcher, or a player who left, always sees it."""
+        st = self.state
+        if st is None or st.over or self.conn.status != "connected":
+            return False
+        return self.conn.seat is None or self.i_gave_up() or self.app.profile.settings["show_hints"]
+
+    def draw_win_bar(self, surface, rect) -> None:
+        """One segment per seat in its colour, as wide as its chance, named where it fits."""
+        L = self.layout
+        chances = self.win_chances()
+        px = L.font_px(15)
+        label = self.t("table.win_chance")
+        lw = fonts.text_width(label, px) + L.px(10)
+        if rect.w - lw >= L.px(56) * len(chances):
+            draw_text(surface, label, pygame.Rect(rect.x, rect.y, lw, rect.h), px, theme.TEXT_ON_FELT_SOFT)
+            rect = pygame.Rect(rect.x + lw, rect.y, rect.w - lw, rect.h)
+        pygame.draw.rect(surface, theme.FELT_DARK, rect, border_radius=L.px(4))
+        x = float(rect.x)
+        names = [s.name for s in self.state.setup.seats]
+        for i, p in enumerate(chances):
+            w = rect.w * p
+            seg = pygame.Rect(round(x), rect.y, round(x + w) - round(x), rect.h)
+            x += w
+            if seg.w <= 0:
+                continue
+            pygame.draw.rect(surface, theme.SEAT_COLORS[i % len(theme.SEAT_COLORS)], seg)
+            pct = round(p * 100)
+            for text in (self.t("table.win_percent", name=names[i], percent=pct),
+                         self.t("table.win_percent", name="", percent=pct).strip()):
+                if fonts.text_width(text, px, True) <= seg.w - L.px(6):
+                    draw_text(surface, text, seg, px, theme.INK, bold=True, align="center")
+                    break
+        pygame.draw.rect(surface, theme.INK, rect, 1, border_radius=L.px(4))
+        # each seat's colour under its name on the sheet: which segment is whose
+        for i in range(len(chances)):
+            x, y, w, h = self.sheet_view.header_rect(i, len(chances))
+            pygame.draw.rect(surface, theme.SEAT_COLORS[i % len(theme.SEAT_COLORS)],
+                             L.rect((x + 10, y + h - 1, w - 20, 4)))
