@@ -37,8 +37,13 @@ class ResultsScene(Scene):
 
     def __init__(self, app, state, log_bytes: bytes | None, *, elapsed: float | None = None,
                  record=None, mode: str = "solo", seed_text: str | None = None, my_seat: int = 0,
-                 reveal_seed: bytes | None = None, commitment: bytes | None = None):
+                 reveal_seed: bytes | None = None, commitment: bytes | None = None,
+                 conn=None, relay=None):
         super().__init__(app)
+        # A table's players keep their relay connection (and the host its relay) here, so
+        # "Play again" can sit them at a new table with the same people.
+        self.conn = self.own(conn) if conn is not None else None
+        self.relay = self.own(relay) if relay is not None else None
         self.state = state
         self.log_bytes = log_bytes
         self.verdict = verify_bytes(log_bytes) if log_bytes else None
@@ -77,6 +82,12 @@ class ResultsScene(Scene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        if self.conn is not None:
+            for msg in self.conn.poll():
+                if msg.get("type") == "rematch":   # another player asked to play again
+                    self.app.show(self.t("results.rematch_offer", name=msg.get("by", "?")),
+                                  "info", 8.0)
+                    self.focus_id = "again"
         if self.celebration is not None and self.app.now - self.celebration.start >= Celebration.DURATION:
             self.celebration = None
 
@@ -151,6 +162,8 @@ class ResultsScene(Scene):
 
     def button_enabled(self, id):
         if id == "again":
+            if self.mode == "table":
+                return self.conn is not None and self.conn.status == "connected"
             return self.mode == "solo"
         if id == "verify":
             return self.verdict is not None and bool(self.verdict.states)
@@ -159,7 +172,13 @@ class ResultsScene(Scene):
         return True
 
     def on_press(self, id):
-        if id == "again":
+        if id == "again" and self.mode == "table":
+            from ..hosting import lan_address
+            from .lobby import LobbyScene
+            address = lan_address() if self.relay is not None else self.conn.host
+            self.app.replace(LobbyScene(self.app, self.conn, address, self.conn.port,
+                                        relay=self.relay, request={"type": "rematch"}))
+        elif id == "again":
             from .game import SoloGameScene
             self.app.replace(SoloGameScene(self.app, seed_text=self.seed_text))
         elif id == "verify":

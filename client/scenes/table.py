@@ -58,7 +58,7 @@ class TableScene(GameScene):
 
     def can_give_up(self) -> bool:
         """Leave stays enabled: before giving up it asks, after it offers the menu."""
-        return self.lost() or self.conn.seat is not None
+        return True      # a watcher leaves at once; a player is asked first
 
     def seat_labels(self):
         out = []
@@ -117,7 +117,13 @@ class TableScene(GameScene):
         return [self.t("table.standing_line", place=s.place, name=s.name, total=s.total)
                 for s in standings(self.state)]
 
+    def watching(self) -> bool:
+        return self.conn.seat is None and not self.lost()
+
     def on_press(self, id):
+        if id == "give_up" and self.watching():
+            self.go_to_menu()
+            return
         if id == "give_up" and self.i_gave_up():
             self.show_left()
             return
@@ -238,14 +244,18 @@ class TableScene(GameScene):
         self.done = True
         from .results import ResultsScene
         data = msg.get("log")
-        if data:
+        playing = self.conn.seat is not None
+        if data and playing:      # a watcher's store keeps only its own games
             self.app.profile.record_game(data)
         end = msg.get("end") or {}
         seed = (end.get("reveal") or {}).get("seed")
         header = self.conn.client.header if self.conn.client else {}
         commit = (header or {}).get("dice", {}).get("commit")
+        # the players keep the connection (and a host its relay) to play again
         self.app.replace(ResultsScene(self.app, self.state, data, mode="table", my_seat=max(0, self.my_seat),
-                                      reveal_seed=seed, commitment=commit))
+                                      reveal_seed=seed, commitment=commit,
+                                      conn=self.conn if playing else None,
+                                      relay=self.relay if playing else None))
 
     def animating(self):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);
@@ -299,6 +309,12 @@ class TableScene(GameScene):
         if self.conn.status != "connected":
             draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
                       L.rect((left, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
+        else:
+            watchers = (self.conn.table or {}).get("watchers") or 0
+            if watchers:
+                draw_text(surface, self.t("table.watchers", n=watchers),
+                          L.rect((clock_x - 200, 70, 390, 24)), L.font_px(15),
+                          theme.TEXT_ON_FELT_SOFT, align="right")
 
     def draw_footer(self, surface):
         L = self.layout

@@ -1,0 +1,108 @@
+"""Play again and watch, through the real relay the window hosts: after a table game the
+host presses Play again, the guest takes the offer, a new verified game starts; a watcher
+found on the Join screen follows the new game and leaves with one press."""
+from __future__ import annotations
+
+import time
+
+import pygame
+
+
+def _until(app, predicate, seconds=20.0, others=()):
+    deadline = time.time() + seconds
+    while not predicate() and time.time() < deadline:
+        app.step()
+        for o in others:
+            o()
+        time.sleep(0.02)
+    return predicate()
+
+
+def _guest_moves(guest):
+    def step():
+        st = guest.state
+        if st is not None and not st.over and guest.client.my_turn and guest.client.seq == st.seq:
+            if st.dice is None:
+                guest.send({"type": "roll", "hold": [False] * 5})
+            else:
+                guest.send({"type": "write", "box": st.sheets[guest.seat].free_boxes()[-1]})
+    return step
+
+
+def _play_out(app, table, others, seconds=90):
+    from client.actions import Action
+    deadline = time.time() + seconds
+    while type(app.scene).__name__ == "TableScene" and time.time() < deadline:
+        app.step()
+        for o in others:
+            o()
+        st = table.state
+        if st is not None and not st.over and table.my_turn():
+            if st.dice is None:
+                app.dispatch(Action("roll"))
+            else:
+                box = st.sheets[st.active].free_boxes()[0]
+                app.dispatch(Action("box", box))
+                if table.input.pending:
+                    app.dispatch(Action("box", box))
+        time.sleep(0.03)
+
+
+def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):
+    from client.actions import Action
+    from client.app import App
+    from relay.client import RelayConnection
+    app = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
+    app.profile.settings["animation"] = "off"
+    app.profile.name = "Host"
+    app.scene.on_press("host")
+    app.scene.go()
+    lobby = app.scene
+    guest = watcher = None
+    try:
+        assert _until(app, lambda: lobby.table is not None)
+        guest = RelayConnection("127.0.0.1", lobby.port)
+        assert _until(app, lambda: guest.status == "connected")
+        guest.send({"type": "join", "code": lobby.table["code"], "name": "Guest"})
+        assert _until(app, lambda: len(lobby.table.get("players", [])) == 2)
+        app.dispatch(Action("press", "start"))
+        assert _until(app, lambda: type(app.scene).__name__ == "TableScene")
+        _play_out(app, app.scene, [_guest_moves(guest), guest.poll])
+        results = app.scene
+        assert type(results).__name__ == "ResultsScene" and results.verdict.ok
+        first_code = results.conn.table["code"]
+        assert results.enabled(Action("press", "again"))
+        app.dispatch(Action("press", "again"))             # the host asks to play again
+        relobby = app.scene
+        assert type(relobby).__name__ == "LobbyScene"
+        assert _until(app, lambda: (relobby.table or {}).get("code") not in (None, first_code),
+                      others=[guest.poll])
+        offers = []
+        assert _until(app, lambda: offers.extend(m for m in guest.poll()
+                                                 if m.get("type") == "rematch") or offers)
+        assert offers[0]["code"] == relobby.table["code"] and offers[0]["by"] == "Host"
+        guest.send({"type": "rematch"})                    # the guest takes the offer
+        assert _until(app, lambda: len(relobby.table.get("players", [])) == 2)
+        app.screenshot(artifacts / "client_rematch_lobby.png")
+        app.dispatch(Action("press", "start"))
+        assert _until(app, lambda: type(app.scene).__name__ == "TableScene")
+        table = app.scene
+        # a watcher follows the new game
+        watcher = RelayConnection("127.0.0.1", relobby.port)
+        assert _until(app, lambda: watcher.status == "connected")
+        watcher.send({"type": "watch", "code": relobby.table["code"]})
+        assert _until(app, lambda: watcher.state is not None and watcher.seat is None,
+                      others=[watcher.poll])
+        assert _until(app, lambda: (table.conn.table or {}).get("watchers") == 1)
+        app.step()
+        app.screenshot(artifacts / "client_table_watched.png")
+        _play_out(app, table, [_guest_moves(guest), guest.poll, watcher.poll])
+        assert type(app.scene).__name__ == "ResultsScene" and app.scene.verdict.ok
+        assert _until(app, lambda: watcher.end is not None, others=[watcher.poll])
+        assert watcher.client.verdict.ok and watcher.records == app.scene.verdict.log.records
+    finally:
+        for c in (guest, watcher):
+            if c is not None:
+                c.close(1.0)
+        app.close()
+        pygame.display.quit()
