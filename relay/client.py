@@ -17,6 +17,7 @@ import threading
 from typing import Any, Callable
 
 from core import signing
+from core.dice import commitment
 from core.game import GameState, IllegalMove, apply, new_game
 from core.log import chain_next, chain_start, setup_from_header
 from core.verify import verify_bytes
@@ -159,11 +160,16 @@ class RelayClient:
             msg = dict(msg)
             msg.setdefault("key", self.signer.public)
             self.took_seat = msg["key"] == self.signer.public
-            if kind != "daily_play":
-                msg.setdefault("contribution", secrets.token_bytes(32))
-                self.contribution = msg["contribution"]
-            else:
+            if kind == "daily_play":
                 self.contribution = None
+            elif "contribution" in msg:        # an old-style client: sent in the clear
+                self.contribution = msg["contribution"]
+            elif "contribution_commit" in msg:  # the caller keeps its own secret
+                self.contribution = None
+            else:
+                # Commit now, reveal at the start once every seat has committed.
+                self.contribution = secrets.token_bytes(32)
+                msg["contribution_commit"] = commitment(self.contribution)
         elif kind in ("roll", "write", "give_up") and self.header is not None and "sig" not in msg:
             msg = dict(msg)
             seq = msg.setdefault("seq", self.seq)
@@ -266,6 +272,8 @@ class RelayClient:
             self._take_end(msg)
         elif kind == "left":
             self.seat = None
+        elif kind == "reveal" and self.contribution is not None:
+            self.send({"type": "reveal", "contribution": self.contribution})
         elif kind in ("resumed", "watching"):   # a watcher gets what a resuming seat gets
             self.table, self.seat = msg["table"], msg["seat"]
             self.token = msg.get("token")
@@ -377,15 +385,13 @@ class RelayClient:
     async def create_table(self, name: str, seats: int = 4, turn_seconds: int = 60,
                            ruleset: str = "bonanza", bots: str | list[str] | None = None) -> dict:
         msg = {"type": "create_table", "name": name, "seats": seats,
-               "turn_seconds": turn_seconds, "ruleset": ruleset,
-               "contribution": secrets.token_bytes(32)}
+               "turn_seconds": turn_seconds, "ruleset": ruleset}
         if bots is not None:
             msg["bots"] = bots
         return await self.request(msg)
 
     async def join(self, code: str, name: str) -> dict:
-        return await self.request({"type": "join", "code": code, "name": name,
-                                   "contribution": secrets.token_bytes(32)})
+        return await self.request({"type": "join", "code": code, "name": name})
 
     async def set_name(self, name: str) -> dict:
         return await self.request({"type": "set_name", "name": name})

@@ -18,7 +18,7 @@ from core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFA
 
 from .connection import Conn, Refuse, error_msg
 from .framing import PROTOCOL_VERSION
-from .tables import CODE_ALPHABET, CODE_LENGTH, Slot, Table
+from .tables import BOT_NAMES, CODE_ALPHABET, CODE_LENGTH, Slot, Table
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Relay
@@ -30,6 +30,20 @@ def _name(value: Any) -> str:
         return clean_name(value)
     except SettingError as e:
         raise Refuse("bad_settings", str(e)) from None
+
+
+def _contribution_from(msg: dict) -> tuple[bytes | None, bytes | None]:
+    """(contribution, its commitment) from create_table / join / rematch.  A client sends
+    ``contribution_commit`` and reveals the contribution only once every seat has
+    committed (at the start), so nobody — a player joining last, or the relay — can choose
+    a contribution after seeing the others'.  A plain ``contribution`` is still taken."""
+    commit = msg.get("contribution_commit")
+    if commit is not None:
+        if not isinstance(commit, bytes) or len(commit) != 32:
+            raise Refuse("bad_message", "contribution_commit must be 32 bytes (msgpack bin)",
+                         close=True)
+        return None, commit
+    return _contribution(msg.get("contribution")), None
 
 
 def _contribution(value: Any) -> bytes:
@@ -197,12 +211,12 @@ def create_table(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise Refuse("bad_settings", f"the ruleset is one of: {', '.join(RULESETS)}")
     bots = _bots(msg.get("bots"), seats)
-    contribution = _contribution(msg.get("contribution"))
+    contribution, commit = _contribution_from(msg)
     key = _key(msg.get("key"))
     table = Table(relay, _new_code(relay), "table", ruleset, seats, secs,
                   secrets.token_bytes(dice_mod.SEED_BYTES))
     table.bots = bots
-    slot = Slot(table, name, "human", contribution, key=key)
+    slot = Slot(table, name, "human", contribution, key=key, contribution_commit=commit)
     relay.open_table(conn, table, slot)
     _joined(conn, table, slot, rid)
 
@@ -213,15 +227,16 @@ def join(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table = relay.tables.get(code.strip().upper()) if isinstance(code, str) else None
     if table is None or table.mode != "table":
         raise Refuse("table_not_found", "no table has this code")
-    if table.started:
+    if table.started or table.revealing is not None:
         raise Refuse("already_started", "this table has already started")
     if len(table.slots) >= table.nseats:
         raise Refuse("table_full", "this table is full")
     name = _name(msg.get("name"))
     if table.name_taken(name):
         raise Refuse("name_taken", f"someone at this table is already called {name}")
-    contribution = _contribution(msg.get("contribution"))
-    slot = Slot(table, name, "human", contribution, key=_key(msg.get("key")))
+    contribution, commit = _contribution_from(msg)
+    slot = Slot(table, name, "human", contribution, key=_key(msg.get("key")),
+                contribution_commit=commit)
     table.slots.append(slot)
     table.reindex()
     relay.tokens[slot.token] = slot
@@ -249,20 +264,71 @@ def leave(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
         return
     table, slot = _seated(conn)
     relay.detach(conn)
-    if not table.started:
+    if table.revealing is not None:
+        pass    # the seats are fixed; a seat that does not reveal goes to a bot
+    elif not table.started:
         relay.leave_lobby(table, slot)
     elif table.running and not table.match.state.has_given_up(slot.index):
         table.give_up(slot.index, "left")
     _reply(conn, {"type": "left", "code": table.code}, rid)
 
 
+REVEAL_SECONDS = 10.0       # seats reveal their contributions within this (else: a bot)
+
+
 def start(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _seated(conn)
-    if table.started:
+    if table.started or table.revealing is not None:
         raise Refuse("already_started", "the game has already started")
     if table.host is not slot:
         raise Refuse("not_host", "only the host can start the game")
     table.fill_with_bots()
+    if any(s.contribution is None and s.contribution_commit is not None for s in table.slots):
+        # Every seat has committed; now each reveals, and only then is the key made.
+        table.revealing = (conn, rid)
+        table.send_each({"type": "reveal", "seconds": REVEAL_SECONDS})
+        table.reveal_timer = relay.clock.call_later(REVEAL_SECONDS * relay.time_scale,
+                                                    lambda: _reveal_deadline(relay, table))
+        return
+    _begin(relay, table, conn, rid)
+
+
+def reveal(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    table, slot = _seated(conn)
+    if table.revealing is None or slot.contribution is not None:
+        raise Refuse("bad_message", "no contribution is asked for now")
+    value = _contribution(msg.get("contribution"))
+    if not dice_mod.check_reveal(value, slot.contribution_commit):
+        raise Refuse("bad_reveal", "this is not the contribution you committed to", close=True)
+    slot.contribution = value
+    if all(s.contribution is not None or s.contribution_commit is None for s in table.slots):
+        table.reveal_timer.cancel()
+        sender, start_rid = table.revealing
+        _begin(relay, table, sender, start_rid)
+
+
+def _reveal_deadline(relay: "Relay", table: Table) -> None:
+    """Seats that did not reveal in time are played by bots, visibly (their names say
+    so), and the game starts: a seat cannot hold the table by keeping its secret."""
+    if table.revealing is None or table.started:
+        return
+    taken = {s.name.casefold() for s in table.slots}
+    names = (f"Bot {n}" for n in BOT_NAMES if f"Bot {n}".casefold() not in taken)
+    for s in table.slots:
+        if s.contribution is None and s.contribution_commit is not None:
+            if s.conn is not None:
+                s.conn.send(error_msg("reveal_timeout", "your contribution did not come in "
+                                                        "time: a bot plays your seat"))
+                relay.detach(s.conn)
+            relay.tokens.pop(s.token, None)
+            s.kind, s.name, s.policy = "bot", next(names), DEFAULT_BOT_POLICY
+            s.contribution_commit = s.key = s.token = None
+    sender, start_rid = table.revealing
+    _begin(relay, table, sender if sender.slot is not None else None, start_rid)
+
+
+def _begin(relay: "Relay", table: Table, conn, rid) -> None:
+    table.revealing = None
     seats = [Seat(s.name, s.kind, s.policy) for s in table.slots]
     match = Match.create(table.ruleset, seats, table.seed, mode="table",
                          contributions=[s.contribution for s in table.slots],
@@ -311,7 +377,7 @@ def rematch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     if slot is None or not slot.table.finished or slot.kind != "human":
         raise Refuse("not_seated", "only the players of a finished table can play again")
     old = slot.table
-    contribution = _contribution(msg.get("contribution"))
+    contribution, commit = _contribution_from(msg)
     key = _key(msg.get("key"))
     now = relay.clock.now()
     new = relay.tables.get(old.rematch_code) if old.rematch_code else None
@@ -323,19 +389,19 @@ def rematch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
         new = Table(relay, _new_code(relay), "table", old.ruleset, old.nseats, old.turn_seconds,
                     secrets.token_bytes(dice_mod.SEED_BYTES))
         new.bots = old.bots
-        seat = Slot(new, slot.name, "human", contribution, key=key)
+        seat = Slot(new, slot.name, "human", contribution, key=key, contribution_commit=commit)
         relay.open_table(conn, new, seat)
         old.rematch_code = new.code
         _joined(conn, new, seat, rid)
         old.broadcast({"type": "rematch", "code": new.code, "by": slot.name,
                        "seconds": REMATCH_SECONDS})
         return
-    if new.started:
+    if new.started or new.revealing is not None:
         raise Refuse("already_started", "the new game has already started")
     if len(new.slots) >= new.nseats:
         raise Refuse("table_full", "the new table is full")
     relay.free_conn(conn)
-    seat = Slot(new, slot.name, "human", contribution, key=key)
+    seat = Slot(new, slot.name, "human", contribution, key=key, contribution_commit=commit)
     new.slots.append(seat)
     new.reindex()
     relay.tokens[seat.token] = seat
@@ -452,7 +518,7 @@ HANDLERS: dict[str, Callable[["Relay", Conn, dict, Any], None]] = {
     "list_tables": list_tables, "create_table": create_table, "join": join,
     "set_name": set_name, "leave": leave, "start": start,
     "hold": hold, "roll": roll, "write": write, "give_up": give_up, "resume": resume,
-    "watch": watch, "rematch": rematch,
+    "watch": watch, "rematch": rematch, "reveal": reveal,
     "daily_info": daily_info, "daily_play": daily_play, "daily_log": daily_log,
 }
 

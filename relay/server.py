@@ -307,7 +307,7 @@ class Relay:
             return
         self.detach(conn)
         table = slot.table
-        if not table.started:
+        if not table.started and table.revealing is None:
             if slot in table.slots:
                 self.leave_lobby(table, slot)
         elif not table.finished:

@@ -43,8 +43,9 @@ class Slot:
 
     def __init__(self, table: "Table", name: str, kind: str = "human",
                  contribution: bytes | None = None, policy: str | None = None,
-                 key: bytes | None = None):
+                 key: bytes | None = None, contribution_commit: bytes | None = None):
         self.table = table
+        self.contribution_commit = contribution_commit   # until the seat reveals it
         self.key = key            # the seat's public key: it signs every intent
         self.name = name
         self.kind = kind
@@ -103,6 +104,8 @@ class Table:
         self.bots: str | list[str] = DEFAULT_BOT_POLICY   # as the host set it
         self.watchers_conns: set = set()       # connections watching, seated nowhere
         self.rematch_code: str | None = None   # the table its players play again at
+        self.revealing: tuple | None = None    # (host's conn, rid) while seats reveal
+        self.reveal_timer = None
         self.finished_at: float | None = None
 
     # ------------------------------------------------------------ seats

@@ -15,6 +15,7 @@ import msgpack
 import pytest
 
 from core import signing
+from core.dice import commitment
 from core.game import allowed, apply, new_game, standings
 from core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
 from core.verify import verify_bytes
@@ -196,9 +197,14 @@ async def _proxy(relay_port: int, rewrite) -> asyncio.AbstractServer:
 def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():
     async def main():
         async with running_relay() as relay:
+            chosen = b"\x00" * 32                            # the proxy's choice
+
             def steer(msg):
+                # consistent at both steps, so the relay's commitment check passes
                 if msg.get("type") == "join":
-                    msg = dict(msg, contribution=b"\x00" * 32)   # the proxy's choice
+                    msg = dict(msg, contribution_commit=commitment(chosen))
+                elif msg.get("type") == "reveal":
+                    msg = dict(msg, contribution=chosen)
                 return msg
             proxy = await _proxy(relay.port, steer)
             port = proxy.sockets[0].getsockname()[1]
@@ -234,4 +240,58 @@ def test_a_request_signed_by_another_key_is_refused():
             assert e.value.code == "bad_signature"
             await mover.roll()                          # its own key is fine
             assert mover.desync is None
+    run(main())
+
+
+def test_contributions_are_committed_before_any_is_revealed():
+    """Joins carry only a commitment; contributions travel after every seat committed,
+    and one that does not match its commitment is refused."""
+    async def main():
+        async with running_relay() as relay:
+            seen = []
+
+            def spy(msg):
+                seen.append(dict(msg))
+                return msg
+            proxy = await _proxy(relay.port, spy)
+            port = proxy.sockets[0].getsockname()[1]
+            from relay.client import RelayClient
+            a = await connect(relay)
+            b = await RelayClient.open("127.0.0.1", port)
+            j = await a.create_table("Ana", 2, 90)
+            await b.join(j["table"]["code"], "Ben")
+            join = next(m for m in seen if m["type"] == "join")
+            assert "contribution" not in join and len(join["contribution_commit"]) == 32
+            await a.start()
+            await b.wait_until(lambda: b.header is not None)
+            reveal = next(m for m in seen if m["type"] == "reveal")
+            assert commitment(reveal["contribution"]) == join["contribution_commit"]
+            assert b.header["dice"]["contributions"][b.seat] == reveal["contribution"]
+            assert b.desync is None
+            proxy.close()
+    run(main())
+
+
+def test_a_seat_that_does_not_reveal_is_played_by_a_bot():
+    async def main():
+        from relay.client import RelayClient
+        from relay.testing import ManualClock, settle
+        clock = ManualClock()
+        async with running_relay(clock=clock) as relay:
+            a = await connect(relay)
+            mute = await RelayClient.open("127.0.0.1", relay.port)
+            j = await a.create_table("Ana", 2, 90)
+            # its secret is its own: this client cannot answer "reveal" for it
+            await mute.request({"type": "join", "code": j["table"]["code"], "name": "Mute",
+                                "contribution_commit": commitment(b"m" * 32)})
+            a.send({"type": "start"})
+            await settle(5)
+            assert a.header is None                     # waiting for the reveal
+            from relay.handlers import REVEAL_SECONDS
+            clock.advance(REVEAL_SECONDS + 1)
+            await a.wait_until(lambda: a.header is not None)
+            seats = a.header["seats"]
+            assert [s["kind"] for s in seats] == ["human", "bot"]
+            assert seats[1]["name"].startswith("Bot ")
+            assert a.desync is None
     run(main())
