@@ -24,7 +24,7 @@ from core.settings import MAX_NAME
 from core.verify import verify_bytes
 
 from . import schema
-from .summary import summarize
+from .summary import SELF_DEALT, summarize
 
 DB_NAME = "bonanza.db"
 ENV_VAR = "BONANZA_DATA_DIR"
@@ -82,6 +82,10 @@ NOTICE_TEXT = {
         "store.repaired",
         "{repaired} damaged entry(ies) in your saved games file {path} were repaired from "
         "the game replays; nothing was lost."),
+    "store.files_unwritable": (
+        "store.files_unwritable",
+        "Finished games cannot be written as .bonanza files in {path} ({reason}). They are "
+        "still kept in your saved games; Records can export them."),
 }
 
 
@@ -150,22 +154,50 @@ class GameRecord:
     bonanzas: int = 0
     moves: int = 0
     damaged: str | None = None   # why the stored replay is unusable (None: sound)
+    status: str = "finished"     # finished, or how the seat stopped: gave_up, left, away
+    category: str | None = None  # the board: summary.CATEGORIES
+    seed_text: str | None = None  # a set-seed run's seed as the player typed it
+    file: str | None = None      # the game's .bonanza file, once written
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def self_dealt(self) -> bool:
+        """The player's own window dealt the dice and measured the time."""
+        return self.category in SELF_DEALT
 
 
 _GAME_COLS = ("id, mode, ruleset, score, duration_ms, seed, date, new_best, previous_best, "
-              "played_at, name, upper_bonus, bonanzas, moves, damaged")
+              "played_at, name, upper_bonus, bonanzas, moves, status, category, seed_text, "
+              "(SELECT path FROM game_files f WHERE f.game_id = games.id), damaged")
 
-# A best is the highest sound game, or a version-1 best whose game was never stored.
-_BEST_SQL = ("SELECT MAX(s) FROM (SELECT MAX(score) AS s FROM games WHERE ruleset = ? AND "
-             "mode = ? AND damaged IS NULL UNION ALL SELECT score FROM bests WHERE "
-             "ruleset = ? AND mode = ? AND game_id IS NULL)")
+# Only a finished, sound game can be a best or count in an average: a given-up game's
+# score is what the sheet held when the player stopped.
+_COUNTS = "damaged IS NULL AND status = 'finished'"
 
 
-def _game_record(row) -> GameRecord:
+def _best_sql(category: str | None) -> tuple[str, int]:
+    """The best of a board, and how many times its (ruleset, mode[, category]) params
+    repeat.  A version-1 best whose game was never stored has no category: it counts
+    only on the board of every category together."""
+    if category is None:
+        return ("SELECT MAX(s) FROM (SELECT MAX(score) AS s FROM games WHERE ruleset = ? AND "
+                f"mode = ? AND {_COUNTS} UNION ALL SELECT score FROM bests WHERE "
+                "ruleset = ? AND mode = ? AND game_id IS NULL)"), 2
+    return (f"SELECT MAX(score) FROM games WHERE ruleset = ? AND mode = ? AND category = ? "
+            f"AND {_COUNTS}"), 1
+
+
+def _game_record(row, directory: str | None = None) -> GameRecord:
     (gid, mode, ruleset, score, duration, seed, date, new_best, prev, played_at, name,
-     upper, bonanzas, moves, damaged) = row
+     upper, bonanzas, moves, status, category, seed_text, path, damaged) = row
+    if path and directory:
+        path = os.path.join(directory, *path.split("/"))
     return GameRecord(gid, mode, ruleset, score, duration, seed, date, bool(new_best), prev,
-                      played_at, name, bool(upper), bonanzas, moves, damaged)
+                      played_at, name, bool(upper), bonanzas, moves, damaged,
+                      status or "finished", category, seed_text, path or None)
 
 
 def utc_now_iso() -> str:
@@ -198,6 +230,8 @@ class Store:
         self._lock = threading.RLock()
         self.path = path                   # None: in memory, nothing is saved
         self.directory = directory
+        self._file_notice: Notice | None = None
+        self._file_notice_given = False
 
     @property
     def persistent(self) -> bool:
@@ -305,7 +339,71 @@ class Store:
         """
         rec = self._record(log_bytes, played_at, salvage=False)
         self._checkpoint("PASSIVE")
+        # An in-memory store has told the player that nothing is saved this session;
+        # files appearing in the folder would contradict it (and a busy or read-only
+        # folder is someone else's to write).
+        if self.persistent and rec.finished and rec.damaged is None and rec.file is None:
+            rec = self._write_file(rec)
         return rec
+
+    # -------------------------------------------------------------- .bonanza files
+    GAMES_DIR = "games"
+
+    def _write_file(self, rec: GameRecord) -> GameRecord:
+        """Write a finished game's log as ``<data>/games/<name>.bonanza`` (atomic, 0644)
+        and keep its path with the game.  The game is in SQLite already: a file that
+        cannot be written costs only the file, and the player is told once a session
+        (``take_file_notice``)."""
+        from dataclasses import replace
+        from .records import game_file_name, write_atomic
+        folder = os.path.join(self.directory, self.GAMES_DIR) if self.directory else None
+        try:
+            if folder is None:
+                raise OSError(errno.ENOENT, "there is no data folder")
+            data = self.game_log(rec.id)
+            name = game_file_name(rec.played_at, rec.mode, rec.category, rec.ruleset, rec.score,
+                                  hashlib.sha256(data).hexdigest())
+            rel = f"{self.GAMES_DIR}/{name}"
+            os.makedirs(folder, exist_ok=True)
+            path = os.path.join(folder, name)
+            if not _same_file(path, data):
+                write_atomic(path, data)
+                _fsync(folder)
+            with self._tx() as c:
+                c.execute("INSERT OR REPLACE INTO game_files (game_id, path) VALUES (?, ?)",
+                          (rec.id, rel))
+                schema.seal(c, "game_files", rec.id)
+        except (OSError, StoreError, KeyError) as e:
+            if self._file_notice is None:
+                self._file_notice = Notice("store.files_unwritable",
+                                           {"path": folder or "?", "reason": _reason(e)})
+            return rec
+        return replace(rec, file=path)
+
+    def _link_file(self, game_id: int, rel: str) -> bool:
+        """Keep an existing ``.bonanza`` file (``rel`` under the data folder) as game
+        ``game_id``'s, if it holds exactly that game's log (salvage uses it)."""
+        if not self.directory or not isinstance(rel, str) or not rel.startswith(
+                self.GAMES_DIR + "/") or ".." in rel.split("/"):
+            return False
+        try:
+            data = self.game_log(game_id)
+            if not _same_file(os.path.join(self.directory, *rel.split("/")), data):
+                return False
+            with self._tx() as c:
+                c.execute("INSERT OR REPLACE INTO game_files (game_id, path) VALUES (?, ?)",
+                          (game_id, rel))
+                schema.seal(c, "game_files", game_id)
+        except (OSError, StoreError, KeyError):
+            return False
+        return True
+
+    def take_file_notice(self) -> Notice | None:
+        """The first ``store.files_unwritable`` of this session, once; then None."""
+        if self._file_notice is None or self._file_notice_given:
+            return None
+        self._file_notice_given = True
+        return self._file_notice
 
     def _checkpoint(self, how: str) -> None:
         """Copy the WAL into the main file, so that a finished game never lives only in
@@ -335,29 +433,32 @@ class Store:
                     c.execute("UPDATE games SET damaged = NULL WHERE id = ?", (old[0],))
                     schema.seal(c, "games", old[0])
                     old = old[:-1] + (None,)
-                return _game_record(old)
+                return _game_record(old, self.directory)
             daily = None
             if s["offline_daily"]:
                 daily = c.execute("SELECT game_id FROM daily_attempts WHERE date = ?",
                                   (s["date"],)).fetchone()
                 if daily is not None and daily[0] is not None and not salvage:
                     raise DailyAlreadyPlayed(f"the daily challenge of {s['date']} was already played")
-            prev = c.execute(_BEST_SQL, (s["ruleset"], s["mode"]) * 2).fetchone()[0]
-            new_best = prev is None or s["score"] > prev
+            sql, _ = _best_sql(s["category"])
+            prev = c.execute(sql, (s["ruleset"], s["mode"], s["category"])).fetchone()[0]
+            new_best = s["status"] == "finished" and (prev is None or s["score"] > prev)
             cur = c.execute(
                 "INSERT INTO games (mode, ruleset, name, score, duration_ms, seed, date, "
-                "upper_bonus, bonanzas, moves, new_best, previous_best, played_at, log_sha256) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "upper_bonus, bonanzas, moves, new_best, previous_best, played_at, log_sha256, "
+                "status, category, seed_text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"], s["seed"],
                  s["date"], int(s["upper_bonus"]), s["bonanzas"], s["moves"], int(new_best),
-                 prev, played_at, digest))
+                 prev, played_at, digest, s["status"], s["category"], s["seed_text"]))
             gid = cur.lastrowid
             c.execute("INSERT INTO game_logs (game_id, log) VALUES (?, ?)", (gid, data))
             schema.seal(c, "games", gid)
             if new_best:
+                # the table keeps one best per (ruleset, mode), every category together
                 c.execute("INSERT INTO bests (ruleset, mode, score, game_id) VALUES (?, ?, ?, ?) "
                           "ON CONFLICT (ruleset, mode) DO UPDATE SET score = excluded.score, "
-                          "game_id = excluded.game_id",
+                          "game_id = excluded.game_id WHERE excluded.score > bests.score",
                           (s["ruleset"], s["mode"], s["score"], gid))
                 schema.seal(c, "bests", c.execute(
                     "SELECT rowid FROM bests WHERE ruleset = ? AND mode = ?",
@@ -373,11 +474,12 @@ class Store:
                 schema.seal(c, "daily_attempts", s["date"])
         return GameRecord(gid, s["mode"], s["ruleset"], s["score"], s["duration_ms"], s["seed"],
                           s["date"], new_best, prev, played_at, s["name"], s["upper_bonus"],
-                          s["bonanzas"], s["moves"])
+                          s["bonanzas"], s["moves"], None, s["status"], s["category"],
+                          s["seed_text"])
 
     def game(self, game_id: int) -> GameRecord | None:
         rows = self._query(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (int(game_id),))
-        return _game_record(rows[0]) if rows else None
+        return _game_record(rows[0], self.directory) if rows else None
 
     def game_log(self, game_id: int) -> bytes:
         """The stored log; KeyError for an unknown id."""
@@ -386,36 +488,64 @@ class Store:
             raise KeyError(f"no game with id {game_id}")
         return bytes(rows[0][0])
 
-    def best(self, ruleset: str, mode: str = "solo") -> int | None:
-        return self._query(_BEST_SQL, (ruleset, mode) * 2)[0][0]
+    def best(self, ruleset: str, mode: str = "solo", category: str | None = None) -> int | None:
+        """The best finished game of a board (``category`` None: every category)."""
+        sql, times = _best_sql(category)
+        params = (ruleset, mode) * times if category is None else (ruleset, mode, category)
+        return self._query(sql, params)[0][0]
 
     def history(self, limit: int = 50, mode: str | None = None) -> list[GameRecord]:
+        """Every recorded game, given-up ones too (``status`` says which), newest first."""
         where, params = ("WHERE mode = ?", (mode,)) if mode else ("", ())
         rows = self._query(f"SELECT {_GAME_COLS} FROM games {where} "
                            f"ORDER BY played_at DESC, id DESC LIMIT ?", params + (int(limit),))
-        return [_game_record(r) for r in rows]
+        return [_game_record(r, self.directory) for r in rows]
 
-    def stats(self, ruleset: str | None = None, mode: str | None = None) -> dict:
+    def boards(self) -> list[tuple[str, str, str]]:
+        """Every (ruleset, mode, category) with at least one sound game, in the order
+        summary.CATEGORIES lists them (a board's games all share dice of one kind)."""
+        from .summary import CATEGORIES
+        rows = self._query("SELECT DISTINCT ruleset, mode, category FROM games "
+                           "WHERE damaged IS NULL AND category IS NOT NULL")
+        order = {c: i for i, c in enumerate(CATEGORIES)}
+        return sorted((tuple(r) for r in rows),
+                      key=lambda b: (order.get(b[2], len(order)), b[0], b[1]))
+
+    @staticmethod
+    def _where(ruleset, mode, category) -> tuple[list[str], list]:
         conds, params = ["damaged IS NULL"], []
-        if ruleset:
-            conds.append("ruleset = ?")
-            params.append(ruleset)
-        if mode:
-            conds.append("mode = ?")
-            params.append(mode)
-        where = ("WHERE " + " AND ".join(conds)) if conds else ""
-        games, avg, best, upper, bonanzas = self._query(
-            f"SELECT COUNT(*), AVG(score), MAX(score), SUM(upper_bonus), SUM(bonanzas) "
-            f"FROM games {where}", tuple(params))[0]
-        return {"games": games, "average": round(avg, 1) if avg is not None else None,
-                "best": best, "upper_bonus": upper or 0, "bonanzas": bonanzas or 0}
+        for col, value in (("ruleset", ruleset), ("mode", mode), ("category", category)):
+            if value:
+                conds.append(f"{col} = ?")
+                params.append(value)
+        return conds, params
 
-    def personal_bests(self, ruleset: str, mode: str = "solo", limit: int = 10) -> list[GameRecord]:
+    def stats(self, ruleset: str | None = None, mode: str | None = None,
+              category: str | None = None) -> dict:
+        """Finished games only: ``games`` counts them, ``average`` (one decimal), ``best``,
+        ``upper_bonus`` (games that reached it), ``bonanzas`` (rolled in total); and
+        ``gave_up``, the games stopped before the end, which count in nothing else."""
+        conds, params = self._where(ruleset, mode, category)
+        where = "WHERE " + " AND ".join(conds)
+        games, avg, best, upper, bonanzas, stopped = self._query(
+            f"SELECT SUM(status = 'finished'), AVG(CASE WHEN status = 'finished' THEN score END), "
+            f"MAX(CASE WHEN status = 'finished' THEN score END), "
+            f"SUM(CASE WHEN status = 'finished' THEN upper_bonus END), "
+            f"SUM(CASE WHEN status = 'finished' THEN bonanzas END), SUM(status != 'finished') "
+            f"FROM games {where}", tuple(params))[0]
+        return {"games": games or 0, "average": round(avg, 1) if avg is not None else None,
+                "best": best, "upper_bonus": upper or 0, "bonanzas": bonanzas or 0,
+                "gave_up": stopped or 0}
+
+    def personal_bests(self, ruleset: str, mode: str = "solo", limit: int = 10,
+                       category: str | None = None) -> list[GameRecord]:
+        """A board: finished sound games by score, then time (unknown last), then age."""
+        conds, params = self._where(ruleset, mode, category)
         rows = self._query(
-            f"SELECT {_GAME_COLS} FROM games WHERE ruleset = ? AND mode = ? AND damaged IS NULL "
+            f"SELECT {_GAME_COLS} FROM games WHERE {' AND '.join(conds)} AND {_COUNTS} "
             f"ORDER BY score DESC, duration_ms IS NULL, duration_ms ASC, id ASC LIMIT ?",
-            (ruleset, mode, int(limit)))
-        return [_game_record(r) for r in rows]
+            (*params, int(limit)))
+        return [_game_record(r, self.directory) for r in rows]
 
     # -------------------------------------------------------------- daily
     def daily_status(self, date_iso: str) -> str:
@@ -574,7 +704,7 @@ def _migrate(conn: sqlite3.Connection, path: str | None, notices: list) -> None:
 
 
 def _check_tables(conn: sqlite3.Connection) -> None:
-    for table in ("profiles", "games", "game_logs", "bests", "daily_attempts"):
+    for table in ("profiles", "games", "game_logs", "bests", "daily_attempts", "game_files"):
         try:
             conn.execute(f"SELECT * FROM {table} LIMIT 0")
         except sqlite3.OperationalError as e:   # a table gone from a damaged schema
@@ -699,6 +829,17 @@ def _report_rows(conn: sqlite3.Connection, path: str | None, notices: list,
         notices.append(Notice("store.damaged_entries", {"path": path, "other": found["other"]}))
     if found["repaired"]:
         notices.append(Notice("store.repaired", {"path": path, "repaired": found["repaired"]}))
+
+
+def _same_file(path: str, data: bytes) -> bool:
+    """True when ``path`` already holds exactly ``data`` (a game recorded again)."""
+    try:
+        if os.path.getsize(path) != len(data):
+            return False
+        with open(path, "rb") as f:
+            return f.read() == data
+    except OSError:
+        return False
 
 
 def _fsync(path: str) -> None:

@@ -53,6 +53,7 @@ def check_rows(conn: sqlite3.Connection) -> dict:
         _profiles(conn, out)
         _daily(conn, out)
         _bests(conn, out)
+        _game_files(conn, out)
         conn.execute("COMMIT")
     except BaseException:
         try:
@@ -71,7 +72,7 @@ def _games(conn, profile_name, out) -> None:
     orphans = None
     for row in rows:
         vals, stored, damaged, log = row[:len(cols)], row[-3], row[-2], row[-1]
-        gid, digest = vals[0], vals[-1]
+        gid, digest = vals[0], vals[cols.index("log_sha256")]
         log = bytes(log) if isinstance(log, (bytes, memoryview)) else None
         if log is None or hashlib.sha256(log).hexdigest() != digest:
             # a damaged key can separate a game from its replay: find the replay by its hash
@@ -110,11 +111,13 @@ def _rebuild(conn, gid, log, verdict, profile_name, vals) -> bool:
         conn.execute(
             "UPDATE games SET mode = ?, ruleset = ?, name = ?, score = ?, duration_ms = ?, "
             "seed = ?, date = ?, upper_bonus = ?, bonanzas = ?, moves = ?, new_best = ?, "
-            "previous_best = ?, log_sha256 = ?, damaged = NULL WHERE id = ?",
+            "previous_best = ?, log_sha256 = ?, status = ?, category = ?, seed_text = ?, "
+            "damaged = NULL WHERE id = ?",
             (s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"], s["seed"],
              s["date"], int(s["upper_bonus"]), s["bonanzas"], s["moves"],
-             1 if new_best == 1 else 0, prev if type(prev) is int else None,
-             hashlib.sha256(log).hexdigest(), gid))
+             1 if new_best == 1 and s["status"] == "finished" else 0,
+             prev if type(prev) is int else None, hashlib.sha256(log).hexdigest(),
+             s["status"], s["category"], s["seed_text"], gid))
     except sqlite3.IntegrityError:
         return False
     schema.seal(conn, "games", gid)
@@ -177,3 +180,28 @@ def _bests(conn, out) -> None:
             continue
         conn.execute("DELETE FROM bests WHERE rowid = ?", (row[0],))
         out["other" if row[4] is None else "repaired"] += 1
+
+
+def _game_files(conn, out) -> None:
+    """A game's file link that fails its checksum is rebuilt from the game's row (the
+    file's name is made of it); a link to no game is dropped.  The files themselves are
+    copies of logs the database holds, so nothing is lost either way."""
+    from .records import game_file_name
+    cols = schema.ROW_SUM_COLS["game_files"]
+    for row in conn.execute(f"SELECT rowid, {', '.join(cols)}, row_sum FROM game_files"
+                            ).fetchall():
+        if row[-1] == schema.row_sum("game_files", row[1:-1]):
+            continue
+        game = conn.execute("SELECT id, played_at, mode, category, ruleset, score, log_sha256 "
+                            "FROM games WHERE id = ? AND damaged IS NULL", (row[1],)).fetchone()
+        conn.execute("DELETE FROM game_files WHERE rowid = ?", (row[0],))
+        if game is not None:
+            try:
+                name = game_file_name(*game[1:])
+            except (TypeError, ValueError):
+                out["other"] += 1
+                continue
+            conn.execute("INSERT INTO game_files (game_id, path) VALUES (?, ?)",
+                         (game[0], f"games/{name}"))
+            schema.seal(conn, "game_files", game[0])
+        out["repaired"] += 1

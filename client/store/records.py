@@ -8,6 +8,7 @@ or the public date for a daily), all bound by the log's hash chain, so
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sys
 import tempfile
@@ -66,6 +67,19 @@ def format_duration(ms: int | None) -> str:
 def default_filename(record) -> str:
     """A file name for an exported record, e.g. ``bonanza-solo-312-game7.bonanza``."""
     return f"{record.ruleset}-{record.mode}-{record.score}-game{record.id}{EXTENSION}"
+
+
+def game_file_name(played_at: str, mode: str, category: str | None, ruleset: str, score: int,
+                   log_sha256: str) -> str:
+    """The name a finished game's file gets in ``<data>/games/``, e.g.
+    ``2024-05-01_123456_solo-seeded_bonanza_312_ab12cd34.bonanza``: sorted by time in a
+    file browser, readable at a glance, and unique by the log's hash.  Everything in it
+    is in the game's row, so the start-up check can rebuild a damaged link."""
+    stamp = re.sub(r"[^0-9T]", "", str(played_at or ""))[:15].replace("T", "_")
+    kind = mode if category in (None, mode) else f"{mode}-{category}"
+    name = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}{stamp[8:]}_{kind}_{ruleset}_{int(score)}_" \
+           f"{str(log_sha256)[:8]}"
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", name) + EXTENSION
 
 
 def write_atomic(path: str, data: bytes) -> None:

@@ -55,19 +55,32 @@ def _rows(conn: sqlite3.Connection, table: str, cols: str, key: str = "rowid"):
             last += 1
 
 
-def _checked_rows(conn, table: str, cols: tuple, sum_table: str | None):
-    """Rows of ``table`` whose checksum matches (version 3), or every row of an older
-    file (no checksum: the caller validates their shape).  Yields value tuples."""
+def _checked_rows(conn, table: str, cols: tuple, sum_table: str | None,
+                  sum_cols: tuple | None = None):
+    """Rows of ``table`` whose checksum matches (version 3 on), or every row of an older
+    file (no checksum: the caller validates their shape).  Yields ``cols`` value tuples;
+    ``sum_cols`` (default ``cols``) are the columns the checksum covers, which follow."""
     if sum_table:
+        extra = tuple(c for c in (sum_cols or ()) if c not in cols)
         try:
-            for row in _rows(conn, table, ", ".join(cols) + ", row_sum"):
+            for row in _rows(conn, table, ", ".join(cols + extra) + ", row_sum"):
                 if row[-1] == schema.row_sum(sum_table, row[:-1]):
-                    yield row[:-1]
+                    yield row[:len(cols)]
             return
         except sqlite3.OperationalError as e:
             if "row_sum" not in str(e):
                 raise
     yield from _rows(conn, table, ", ".join(cols))
+
+
+def _games_rows(conn):
+    """(id, played_at, log_sha256) of every sound games row, sealed over the version-4
+    columns or, in a version-3 file, over the version-3 ones."""
+    v3 = schema.ROW_SUM_COLS_V3["games"]
+    # asked first: _rows skips unreadable rows, so a missing column would read as no rows
+    have = {r[1] for r in conn.execute("PRAGMA table_info(games)").fetchall()}
+    cols = schema.ROW_SUM_COLS["games"] if "status" in have else v3
+    return [(r[0], r[13], r[14]) for r in _checked_rows(conn, "games", v3, "games", cols)]
 
 
 def _iso(value) -> bool:
@@ -80,10 +93,13 @@ def _iso(value) -> bool:
     return True
 
 
-def _from_sqlite(path: str) -> tuple[dict | None, list[tuple[str | None, bytes]], list[tuple]]:
+def _from_sqlite(path: str, files: dict | None = None
+                 ) -> tuple[dict | None, list[tuple[str | None, bytes]], list[tuple]]:
     """What SQLite can still read, every row checked: a row whose checksum fails (or,
-    in an older file without checksums, whose values are malformed) is left behind."""
+    in an older file without checksums, whose values are malformed) is left behind.
+    ``files`` is filled with each game's ``.bonanza`` file (log sha256 -> relative path)."""
     profile, logs, daily = None, [], []
+    files = {} if files is None else files
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
     except sqlite3.Error:
@@ -103,12 +119,19 @@ def _from_sqlite(path: str) -> tuple[dict | None, list[tuple[str | None, bytes]]
                 pass
             if profile:
                 break
+        by_id: dict = {}
         try:
-            cols = schema.ROW_SUM_COLS["games"]
-            for row in _checked_rows(conn, "games", cols, "games"):
-                at, digest = row[13], row[14]
+            for gid, at, digest in _games_rows(conn):
                 if _iso(at) and isinstance(digest, str):
                     played[digest] = at
+                    by_id[gid] = digest
+        except sqlite3.Error:
+            pass
+        try:   # version 4: the games' .bonanza files
+            for gid, rel in _checked_rows(conn, "game_files", schema.ROW_SUM_COLS["game_files"],
+                                          "game_files"):
+                if gid in by_id and isinstance(rel, str):
+                    files[by_id[gid]] = rel
         except sqlite3.Error:
             pass
         try:
@@ -181,8 +204,9 @@ def salvage(moved_path: str, store) -> int:
 
     Safe to run again on the same store (a resumed salvage): a log recorded twice is
     one game, a daily attempt or profile already there is left as it is."""
+    files: dict = {}
     try:
-        profile, logs, daily = _from_sqlite(moved_path)
+        profile, logs, daily = _from_sqlite(moved_path, files)
     except Exception:
         profile, logs, daily = None, [], []
     try:
@@ -197,10 +221,12 @@ def salvage(moved_path: str, store) -> int:
             continue
         seen.add(digest)
         try:
-            store._record(log, played_at, salvage=True)
+            rec = store._record(log, played_at, salvage=True)
             recovered += 1
         except Exception:
             continue
+        if digest in files and rec.file is None:
+            store._link_file(rec.id, files[digest])   # the file is still there: keep it
     for day, name, started_at in daily:
         try:
             with store._tx() as c:

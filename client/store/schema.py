@@ -12,7 +12,7 @@ import json
 import sqlite3
 from typing import Callable
 
-CURRENT_VERSION = 3
+CURRENT_VERSION = 4
 
 # The first schema (version 1): logs inline in ``games``, one profile row,
 # bests without a game reference, daily attempts with their score.
@@ -106,17 +106,41 @@ SCHEMA_V3_COLUMNS = (
     ("bests", "row_sum TEXT"),
 )
 
+# Version 4: how each game ended (a given-up game never counts as a best or in an
+# average), which board it belongs to (summary.CATEGORIES) and the seed as typed, all
+# derived from the log and covered by the row's checksum; and the ``.bonanza`` file
+# each finished game is also written to, in a table of its own because it is not in
+# the log (a relative path under the data folder, so the folder can be moved).
+SCHEMA_V4_COLUMNS = (
+    ("games", "status TEXT NOT NULL DEFAULT 'finished'"),
+    ("games", "category TEXT"),
+    ("games", "seed_text TEXT"),
+)
+SCHEMA_V4_TABLES = """
+CREATE TABLE game_files (
+    game_id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    row_sum TEXT
+);
+CREATE INDEX games_by_category ON games (ruleset, category, status, score DESC, duration_ms);
+"""
+
 # The columns each table's row_sum covers (``damaged`` is not one: the start-up
 # check rewrites it every time, so a flipped mark is corrected, not hidden).
+GAMES_V3_COLS = ("id", "mode", "ruleset", "name", "score", "duration_ms", "seed", "date",
+                 "upper_bonus", "bonanzas", "moves", "new_best", "previous_best", "played_at",
+                 "log_sha256")
 ROW_SUM_COLS = {
-    "games": ("id", "mode", "ruleset", "name", "score", "duration_ms", "seed", "date",
-              "upper_bonus", "bonanzas", "moves", "new_best", "previous_best", "played_at",
-              "log_sha256"),
+    "games": GAMES_V3_COLS + ("status", "category", "seed_text"),
     "profiles": ("id", "name", "language", "settings", "created_at"),
     "daily_attempts": ("date", "name", "started_at", "game_id", "score"),
     "bests": ("ruleset", "mode", "score", "game_id"),
+    "game_files": ("game_id", "path"),
 }
-ROW_KEY = {"games": "id", "profiles": "id", "daily_attempts": "date", "bests": "rowid"}
+# a version-3 file's games rows were sealed over fewer columns (salvage reads them)
+ROW_SUM_COLS_V3 = dict(ROW_SUM_COLS, games=GAMES_V3_COLS)
+ROW_KEY = {"games": "id", "profiles": "id", "daily_attempts": "date", "bests": "rowid",
+           "game_files": "game_id"}
 
 
 def row_sum(table: str, values) -> str:
@@ -125,19 +149,20 @@ def row_sum(table: str, values) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
-def seal(conn: sqlite3.Connection, table: str, key) -> None:
-    """Recompute the checksum of one row after writing it."""
-    cols = ROW_SUM_COLS[table]
+def seal(conn: sqlite3.Connection, table: str, key, cols: tuple | None = None) -> None:
+    """Recompute the checksum of one row after writing it (over ``cols``: an older
+    version's columns while migrating through it)."""
+    cols = cols or ROW_SUM_COLS[table]
     k = ROW_KEY[table]
     row = conn.execute(f"SELECT {', '.join(cols)} FROM {table} WHERE {k} = ?", (key,)).fetchone()
     if row is not None:
         conn.execute(f"UPDATE {table} SET row_sum = ? WHERE {k} = ?", (row_sum(table, row), key))
 
 
-def seal_all(conn: sqlite3.Connection, table: str) -> None:
+def seal_all(conn: sqlite3.Connection, table: str, cols: tuple | None = None) -> None:
     k = ROW_KEY[table]
     for (key,) in conn.execute(f"SELECT {k} FROM {table}").fetchall():
-        seal(conn, table, key)
+        seal(conn, table, key, cols)
 
 
 def create_current(conn: sqlite3.Connection) -> None:
@@ -145,6 +170,7 @@ def create_current(conn: sqlite3.Connection) -> None:
     for stmt in _statements(SCHEMA_V2_TABLES):
         conn.execute(stmt)
     _add_v3_columns(conn)
+    _add_v4(conn)
     conn.execute(f"PRAGMA user_version = {CURRENT_VERSION}")
 
 
@@ -157,8 +183,39 @@ def _migrate_2_to_3(conn: sqlite3.Connection, now: str) -> None:
     _add_v3_columns(conn)
     # The rows are sealed as they are: the start-up check that follows compares each
     # game's log with its log_sha256 and rebuilds or marks what does not match.
-    for table in ROW_SUM_COLS:
-        seal_all(conn, table)
+    for table in ("games", "profiles", "daily_attempts", "bests"):
+        seal_all(conn, table, ROW_SUM_COLS_V3[table])
+
+
+def _add_v4(conn: sqlite3.Connection) -> None:
+    for table, column in SCHEMA_V4_COLUMNS:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+    for stmt in _statements(SCHEMA_V4_TABLES):
+        conn.execute(stmt)
+
+
+def _migrate_3_to_4(conn: sqlite3.Connection, now: str) -> None:
+    from core.log import parse_log
+    from .summary import classify, pick_seat
+
+    _add_v4(conn)
+    # Parsed, not replayed: the start-up check that follows compares every log with
+    # its hash, and a log that cannot even be parsed keeps the defaults (finished,
+    # no category) until that check marks it damaged.
+    for gid, name, log in conn.execute(
+            "SELECT g.id, g.name, l.log FROM games g LEFT JOIN game_logs l "
+            "ON l.game_id = g.id").fetchall():
+        try:
+            parsed = parse_log(bytes(log))
+            seat = pick_seat(parsed.header, name)
+            c = classify(parsed.header, parsed.moves, seat)
+        except Exception:
+            continue
+        conn.execute("UPDATE games SET status = ?, category = ?, seed_text = ? WHERE id = ?",
+                     (c["status"], c["category"], c["seed_text"], gid))
+    # given-up games were counted as bests before: the flags are recomputed per board
+    mark_new_bests_v4(conn)
+    seal_all(conn, "games")
 
 
 def _statements(script: str) -> list[str]:
@@ -244,6 +301,21 @@ def mark_new_bests(conn: sqlite3.Connection) -> None:
             best[(ruleset, mode)] = score
 
 
+def mark_new_bests_v4(conn: sqlite3.Connection) -> None:
+    """``mark_new_bests`` for version 4: per board (ruleset, mode, category), and only a
+    finished game can be a best; a given-up game keeps the best it did not beat."""
+    best: dict[tuple, int] = {}
+    for gid, ruleset, mode, category, status, score in conn.execute(
+            "SELECT id, ruleset, mode, category, status, score FROM games ORDER BY id").fetchall():
+        key = (ruleset, mode, category)
+        prev = best.get(key)
+        new = status == "finished" and (prev is None or score > prev)
+        conn.execute("UPDATE games SET new_best = ?, previous_best = ? WHERE id = ?",
+                     (int(new), prev, gid))
+        if new:
+            best[key] = score
+
+
 def recompute_bests(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM bests")
     conn.execute(
@@ -258,6 +330,7 @@ def recompute_bests(conn: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection, str], None]] = {
     1: _migrate_1_to_2,
     2: _migrate_2_to_3,
+    3: _migrate_3_to_4,
 }
 
 

@@ -30,6 +30,41 @@ def pick_seat(header: dict, profile_name: str | None = None,
     return 0
 
 
+# What a game counts as on the boards.  Local games are "self-dealt": the player's own
+# window chose the seed and measured the time, so a random run, a run on a seed the
+# player typed and the public-dice daily each get a board of their own; a game whose
+# dice a relay dealt and signed ("relay") or a table game never shares one with them.
+CATEGORIES = ("random", "seeded", "daily", "relay", "table")
+SELF_DEALT = ("random", "seeded", "daily")
+# A seat's end: played every box, or stopped (core.game.GIVE_UP_REASONS).
+STATUSES = ("finished", "gave_up", "left", "away")
+
+
+def classify(header: dict, moves, seat: int) -> dict:
+    """``status``, ``category`` and ``seed_text`` of a seat's game, from the header and
+    the moves alone (no replay: the v3 -> v4 migration runs it over every stored log)."""
+    status = "finished"
+    for move in moves:
+        if move.get("type") == "give_up" and move.get("seat") == seat:
+            why = move.get("why", "gave_up")
+            status = why if why in STATUSES else "gave_up"
+            break
+    mode = header.get("mode")
+    hmeta = header.get("meta") if isinstance(header.get("meta"), dict) else {}
+    dice = header.get("dice") if isinstance(header.get("dice"), dict) else {}
+    if mode == "table":
+        category = "table"
+    elif isinstance(header.get("signing"), dict):
+        category = "relay"
+    elif mode == "daily":
+        category = "daily" if dice.get("scheme") == "public" else "relay"
+    else:
+        category = "seeded" if hmeta.get("seeded") else "random"
+    seed_text = hmeta.get("seed_text") if category == "seeded" else None
+    return {"status": status, "category": category,
+            "seed_text": seed_text if isinstance(seed_text, str) else None}
+
+
 def summarize(verdict: Verdict, profile_name: str | None = None,
               seat_key: bytes | None = None) -> dict:
     """The store's columns for a verified game (``verdict.ok`` must be true)."""
@@ -57,6 +92,7 @@ def summarize(verdict: Verdict, profile_name: str | None = None,
                    if rec["move"].get("type") == "roll" and rec["move"].get("seat") == seat
                    and len(set(rec["move"]["dice"])) == 1)
     return {
+        **classify(header, (rec["move"] for rec in log.records), seat),
         "mode": header["mode"], "ruleset": header["ruleset"], "seat": seat,
         "name": header["seats"][seat]["name"], "score": final.total(seat),
         "duration_ms": duration, "seed": seed, "date": date,
