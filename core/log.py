@@ -80,6 +80,8 @@ def game_key_from(dice: dict, reveal: dict) -> bytes:
     """The dice key from the header's dice scheme and the end's reveal."""
     if dice.get("scheme") == "public":
         return dice_mod.daily_key(dice["date"])
+    if dice.get("scheme") == "day":        # a relay's daily: one key for the whole day
+        return dice_mod.game_key(reveal["seed"], [None])
     return dice_mod.game_key(reveal["seed"], dice["contributions"])
 
 

@@ -95,14 +95,19 @@ def check_header(h: Any) -> None:
         _field(w, "settings.turn_seconds", settings["turn_seconds"] in TURN_SECONDS
                and _int(settings["turn_seconds"]), " / ".join(map(str, TURN_SECONDS)))
     dice = h["dice"]
-    if isinstance(dice, dict) and dice.get("scheme") == "public":
+    if isinstance(dice, dict) and dice.get("scheme") == "day":
+        _keys("the header's dice", dice, {"scheme", "commit", "date"}, {"scheme", "commit", "date"})
+        _field(w, "dice.commit", _bin(dice["commit"], 32), "32 bytes")
+        _field(w, "dice.date", isinstance(dice["date"], str) and len(dice["date"]) == 10,
+               "a date YYYY-MM-DD")
+    elif isinstance(dice, dict) and dice.get("scheme") == "public":
         _keys("the header's dice", dice, {"scheme", "date"}, {"scheme", "date"})
         _field(w, "dice.date", isinstance(dice["date"], str) and len(dice["date"]) == 10,
                "a date YYYY-MM-DD")
     else:
         _keys("the header's dice", dice, {"scheme", "commit", "contributions"},
               {"scheme", "commit", "contributions"})
-        _field(w, "dice.scheme", dice["scheme"] == "commit", "commit or public")
+        _field(w, "dice.scheme", dice["scheme"] == "commit", "commit, day or public")
         _field(w, "dice.commit", _bin(dice["commit"], 32), "32 bytes")
         # contributions: 32 random bytes from a relay's players; any short bytes in logs
         # made by hand (their length is part of the key's hash, so any length is exact)

@@ -18,15 +18,24 @@ from .game import (GameState, Refusal, Seat, Setup, apply_legal, check, check_gi
                    check_hold, check_roll, check_write, new_game)
 from .log import GameLog, make_header
 from .rules import NUM_DICE
+from .settings import DAILY_RULESET
 
 NO_HOLD: tuple[bool, ...] = (False,) * NUM_DICE
 GAME_OVER = Refusal("game_over", "the game is over")
 
 
-def dice_refusal(state: GameState, key: bytes, move: dict) -> Refusal | None:
+def dice_turn(state: GameState, per_seat: bool) -> int:
+    """The turn number the dice are dealt for: the game's turn, or — at a daily table,
+    where everyone rolls the day's dice — the active seat's own turn (0-12)."""
+    return state.sheets[state.active].filled_count if per_seat else state.turn
+
+
+def dice_refusal(state: GameState, key: bytes, move: dict,
+                 per_seat: bool = False) -> Refusal | None:
     """For a legal roll: None when its dice are the ones ``key`` deals, else
     ``wrong_dice`` (a code only a forged or corrupted log can produce)."""
-    expected = list(dice_mod.roll_dice(key, state.turn, state.rolls + 1, state.dice, move["hold"]))
+    expected = list(dice_mod.roll_dice(key, dice_turn(state, per_seat), state.rolls + 1,
+                                       state.dice, move["hold"]))
     if list(move["dice"]) != expected:
         return Refusal("wrong_dice", f"the dice {move['dice']} should be {expected}")
     return None
@@ -50,6 +59,7 @@ class Match:
         # The dice the active seat holds now: what its last roll kept, or what it
         # announced since (``hold``); a roll without a hold keeps these.
         self.held: list[bool] = list(NO_HOLD)
+        self.per_seat = log.header["dice"].get("scheme") == "day"   # see dice_turn
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -72,6 +82,24 @@ class Match:
         header = make_header(setup, mode, {"scheme": "commit", "commit": dice_mod.commitment(seed),
                                            "contributions": contributions}, settings, meta,
                              signing)
+        return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer),
+                   {"seed": bytes(seed)})
+
+    @classmethod
+    def create_day(cls, date_iso: str, seats: Sequence[Seat], seed: bytes,
+                   settings: dict | None = None, meta: dict | None = None, signer=None,
+                   seat_keys: Sequence[bytes | None] | None = None) -> "Match":
+        """A relay's daily game, one seat or a table: the day's secret ``seed`` makes one
+        key for everyone that day (``game_key(seed, [nil])``), each seat rolls the dice of
+        its own k-th turn, and the key picks who starts.  ``yacht`` rules."""
+        key = dice_mod.game_key(seed, [None])
+        setup = Setup(DAILY_RULESET, tuple(seats), dice_mod.first_seat(key, len(seats)))
+        signing = None
+        if signer is not None:
+            signing = {"relay": signer.public,
+                       "seats": list(seat_keys) if seat_keys is not None else [None] * len(seats)}
+        header = make_header(setup, "daily", {"scheme": "day", "commit": dice_mod.commitment(seed),
+                                              "date": date_iso}, settings, meta, signing)
         return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer),
                    {"seed": bytes(seed)})
 
@@ -107,7 +135,8 @@ class Match:
         if refusal is not None:
             return None, refusal
         hold = list(hold)
-        dice = dice_mod.roll_dice(self.key, st.turn, st.rolls + 1, st.dice, hold)
+        dice = dice_mod.roll_dice(self.key, dice_turn(st, self.per_seat), st.rolls + 1, st.dice,
+                                  hold)
         return self._fold({"type": "roll", "seat": seat, "hold": hold, "dice": list(dice),
                            "auto": auto}, intent), None
 
@@ -147,7 +176,7 @@ class Match:
         """A whole move dict (as in a log): checked, and a roll's dice must be the key's."""
         refusal = check(self.state, move)
         if refusal is None and move["type"] == "roll":
-            refusal = dice_refusal(self.state, self.key, move)
+            refusal = dice_refusal(self.state, self.key, move, self.per_seat)
         if refusal is not None:
             return None, refusal
         return self._fold(move), None
@@ -182,9 +211,10 @@ class Replay:
     (with the revealed key, so every die is checked too) or a table being followed
     (without a key: the dice are the dealer's secret until the end)."""
 
-    def __init__(self, setup: Setup, key: bytes | None = None):
+    def __init__(self, setup: Setup, key: bytes | None = None, per_seat: bool = False):
         self.setup = setup
         self.key = key
+        self.per_seat = per_seat
         self.state: GameState = new_game(setup)
 
     def accept(self, move: Any) -> Refusal | None:
@@ -192,7 +222,7 @@ class Replay:
         state = self.state
         refusal = check(state, move)
         if refusal is None and self.key is not None and move["type"] == "roll":
-            refusal = dice_refusal(state, self.key, move)
+            refusal = dice_refusal(state, self.key, move, self.per_seat)
         if refusal is None:
             self.state = apply_legal(state, move)
         return refusal

@@ -32,7 +32,7 @@ def _check_dice_header(log: GameLog) -> bytes:
     """The game key, after checking the reveal against the commitment."""
     dice = log.header.get("dice")
     end = log.end
-    if not isinstance(dice, dict) or dice.get("scheme") not in ("commit", "public"):
+    if not isinstance(dice, dict) or dice.get("scheme") not in ("commit", "public", "day"):
         raise _fail("corrupt", "the header does not say how the dice were made")
     reveal = end.get("reveal") if isinstance(end.get("reveal"), dict) else {}
     if dice["scheme"] == "public":
@@ -48,6 +48,8 @@ def _check_dice_header(log: GameLog) -> bytes:
         raise _fail("missing_reveal", "the seed was not revealed")
     if not dice_mod.check_reveal(seed, commit):
         raise _fail("commitment", "the revealed seed does not match the fingerprint shown at the start")
+    if dice["scheme"] == "day":
+        return game_key_from(dice, reveal)
     if (not isinstance(contributions, list) or len(contributions) != len(log.header["seats"])
             or any(c is not None and not isinstance(c, bytes) for c in contributions)):
         raise _fail("corrupt", "the seats' dice contributions are malformed")
@@ -70,7 +72,7 @@ def verify_log(log: GameLog) -> Verdict:
         raise _fail("first_seat", "the starting seat does not follow from the dice key")
     # The logged moves go through the same fold as a live game's (core.match): legality
     # first, then the dice against the revealed key, then the state hash.
-    replay = Replay(setup, key)
+    replay = Replay(setup, key, per_seat=log.header["dice"].get("scheme") == "day")
     states = [replay.state]
     for rec in log.records:
         move, seq = rec.get("move"), rec["seq"]

@@ -98,6 +98,12 @@ class DailyStore:
     def sealed(self, date: str, today: str) -> bool:
         return date >= today or self.open_attempts(date) > 0
 
+    def end_attempt(self, date: str, name: str, why: str) -> None:
+        """An attempt that ended without a game (its daily table never started): it
+        counts as played, it is not on the leaderboard, and it no longer seals the day."""
+        self.db.execute("UPDATE attempts SET gave_up = ? WHERE date = ? AND name_key = ? "
+                        "AND score IS NULL AND gave_up IS NULL", (why, date, name_key(name)))
+
     def finish_attempt(self, date: str, name: str, score: int, gave_up: str | None,
                        log_file: str | None) -> None:
         self.db.execute("UPDATE attempts SET score = ?, gave_up = ?, log_file = ? "

@@ -213,8 +213,16 @@ def create_table(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     bots = _bots(msg.get("bots"), seats)
     contribution, commit = _contribution_from(msg)
     key = _key(msg.get("key"))
-    table = Table(relay, _new_code(relay), "table", ruleset, seats, secs,
-                  secrets.token_bytes(dice_mod.SEED_BYTES))
+    daily = msg.get("daily") is True      # the day's challenge, played together
+    if daily:
+        today = relay.clock.today()
+        _daily_attempt(relay, conn, name, today)
+        table = Table(relay, _new_code(relay), "table", DAILY_RULESET, seats, secs,
+                      relay.daily.seed(today))
+        table.daily_date = today
+    else:
+        table = Table(relay, _new_code(relay), "table", ruleset, seats, secs,
+                      secrets.token_bytes(dice_mod.SEED_BYTES))
     table.bots = bots
     slot = Slot(table, name, "human", contribution, key=key, contribution_commit=commit)
     relay.open_table(conn, table, slot)
@@ -235,8 +243,10 @@ def join(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     if table.name_taken(name):
         raise Refuse("name_taken", f"someone at this table is already called {name}")
     contribution, commit = _contribution_from(msg)
-    slot = Slot(table, name, "human", contribution, key=_key(msg.get("key")),
-                contribution_commit=commit)
+    key = _key(msg.get("key"))
+    if table.daily_date is not None:       # sitting down uses the day's one attempt
+        _daily_attempt(relay, conn, name, table.daily_date)
+    slot = Slot(table, name, "human", contribution, key=key, contribution_commit=commit)
     table.slots.append(slot)
     table.reindex()
     relay.tokens[slot.token] = slot
@@ -283,6 +293,9 @@ def start(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     if table.host is not slot:
         raise Refuse("not_host", "only the host can start the game")
     table.fill_with_bots()
+    if table.daily_date is not None:       # the day's dice: nothing to contribute
+        _begin(relay, table, conn, rid)
+        return
     if any(s.contribution is None and s.contribution_commit is not None for s in table.slots):
         # Every seat has committed; now each reveals, and only then is the key made.
         table.revealing = (conn, rid)
@@ -330,6 +343,13 @@ def _reveal_deadline(relay: "Relay", table: Table) -> None:
 def _begin(relay: "Relay", table: Table, conn, rid) -> None:
     table.revealing = None
     seats = [Seat(s.name, s.kind, s.policy) for s in table.slots]
+    if table.daily_date is not None:
+        match = Match.create_day(table.daily_date, seats, table.seed,
+                                 settings={"turn_seconds": table.turn_seconds},
+                                 meta={"date": table.daily_date, "table": table.code},
+                                 signer=relay.signer, seat_keys=[s.key for s in table.slots])
+        table.begin(match, conn, rid)
+        return
     match = Match.create(table.ruleset, seats, table.seed, mode="table",
                          contributions=[s.contribution for s in table.slots],
                          settings={"turn_seconds": table.turn_seconds},
@@ -471,10 +491,8 @@ def daily_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     _reply(conn, reply, rid)
 
 
-def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
-    relay.free_conn(conn)
-    name = _name(msg.get("name"))
-    today = relay.clock.today()
+def _daily_attempt(relay: "Relay", conn: Conn, name: str, today: str) -> None:
+    """Use ``name``'s one attempt of the day (at this address too, by default)."""
     address = conn.address if relay.daily_per_address else None
     why = relay.daily.start_attempt(today, name, address)
     if why == "name":
@@ -483,20 +501,31 @@ def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     if why == "address":
         raise Refuse("daily_already_played",
                      f"someone at this address has already played the challenge of {today}")
-    table = Table(relay, _new_code(relay), "daily", DAILY_RULESET, 1, None,
+
+
+def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    relay.free_conn(conn)
+    name = _name(msg.get("name"))
+    today = relay.clock.today()
+    _daily_attempt(relay, conn, name, today)
+    table = Table(relay, _new_code(relay), "daily", DAILY_RULESET, 1, DAILY_TURN_SECONDS,
                   relay.daily.seed(today))
     table.daily_date = today
     table.started_at = relay.clock.now()
     slot = Slot(table, name, "human", None, key=_key(msg.get("key")))
     relay.open_table(conn, table, slot)
-    # Contributions [None]: the key depends on the day's seed only, so everybody that
-    # day gets the same dice, and the log still has one contribution per seat.
-    match = Match.create(DAILY_RULESET, [Seat(name)], table.seed, mode="daily",
-                         contributions=[None], settings={},
-                         meta={"date": today, "table": table.code}, signer=relay.signer,
-                         seat_keys=[slot.key])
+    # The day's key depends on the day's seed only: everybody that day, alone or at a
+    # daily table, rolls the same dice for their k-th turn.  The turn clock applies, as
+    # at every online table.
+    match = Match.create_day(today, [Seat(name)], table.seed,
+                             settings={"turn_seconds": DAILY_TURN_SECONDS},
+                             meta={"date": today, "table": table.code}, signer=relay.signer,
+                             seat_keys=[slot.key])
     _joined(conn, table, slot, rid)
     table.begin(match)
+
+
+DAILY_TURN_SECONDS = 60
 
 
 def daily_log(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:

@@ -280,6 +280,8 @@ class Relay:
     def leave_lobby(self, table: Table, slot: Slot) -> None:
         table.slots.remove(slot)
         self.tokens.pop(slot.token, None)
+        if table.daily_date is not None:     # the attempt was used; it ends without a game
+            self.daily.end_attempt(table.daily_date, slot.name, "left")
         table.reindex()
         if not table.slots:
             self.tables.pop(table.code, None)

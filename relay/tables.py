@@ -151,6 +151,7 @@ class Table:
         st = self.match.state if self.match else None
         return {
             "code": self.code, "mode": self.mode, "ruleset": self.ruleset, "seats": self.nseats,
+            "daily": self.daily_date,
             "turn_seconds": self.turn_seconds, "bots": self.bots,
             "host": self.host.index if self.host is not None else None,
             "started": self.started, "finished": self.finished, "commitment": self.commitment,
@@ -411,11 +412,13 @@ class Table:
         data = match.log.to_bytes()
         fname = relay.logs.write(self.mode, self.code, data)
         ranking = [s.to_dict() for s in standings(match.state)]
-        if self.mode == "daily":
-            slot = self.slots[0]
-            gave = match.state.gave_up[0][1] if match.state.gave_up else None
-            relay.daily.finish_attempt(self.daily_date, slot.name, match.state.total(0), gave,
-                                       fname)
+        if self.daily_date is not None:
+            gave_up = {seat: why for seat, why in match.state.gave_up}
+            for slot in self.slots:
+                if slot.kind == "human":
+                    relay.daily.finish_attempt(self.daily_date, slot.name,
+                                               match.state.total(slot.index),
+                                               gave_up.get(slot.index), fname)
             # The seed is the whole day's dice: whoever saw it could play the date with
             # foresight.  It stays with the relay until the date is closed (daily_log).
             data = None

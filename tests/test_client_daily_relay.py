@@ -203,7 +203,7 @@ def test_relay_daily_through_the_scene(relay, app, artifacts):
     step_until(app, lambda: type(app.scene).__name__ == "DailyRelayGameScene", what="the game")
     game = app.scene
     assert game.state.ruleset.name == "yacht" and len(game.state.setup.seats) == 1
-    assert game.conn.clock is None
+    assert game.conn.clock["turn_seconds"] == 60     # the online daily has a turn clock
     assert game.state.setup.seats[0].name == "Ana"
     play_game_with_events(app, artifacts)
 

@@ -123,3 +123,14 @@ def test_signature_vectors_in_fairness_doc():
     bad = bytearray(bytes.fromhex(vector("intent_sig")))
     bad[0] ^= 1
     assert not signing.valid(s.public, signing.intent_message(game, intent), bytes(bad))
+
+
+def test_day_scheme_vectors_in_fairness_doc():
+    """The relay's daily: one key per day, dice by each seat's own turn (first rolls)."""
+    seed = bytes.fromhex(vector("seed"))
+    key = dice.game_key(seed, [None])
+    assert key.hex() == vector("day_key")
+    assert dice.first_seat(key, 3) == int(vector("day_first_seat(3)"))
+    for k in (0, 1, 12):
+        got = " ".join(map(str, dice.roll_dice(key, k, 1, None, [False] * 5)))
+        assert got == vector(f"day_dice(turn {k})")

@@ -267,7 +267,7 @@ def test_daily_challenge():
             commitment = info["commitment"]
             await a.daily_play("Ana")
             assert a.header["mode"] == "daily" and a.header["ruleset"] == "yacht"
-            assert a.clock is None
+            assert a.clock["turn_seconds"] == 60         # the online daily has a turn clock
             with pytest.raises(RelayError) as e:
                 await b.daily_play("ana")
             assert e.value.code == "daily_already_played"

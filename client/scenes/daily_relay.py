@@ -3,7 +3,7 @@
 The relay holds a secret seed per UTC date: ``daily_info`` shows today's
 commitment (fingerprint), today's leaderboard and the seeds of closed days;
 ``daily_play {name}`` starts the one attempt that name has today (a 1-seat
-``yacht`` game dealt by the relay, no clock); ``daily_log`` gives the game's log
+``yacht`` game dealt by the relay, with the turn clock); ``daily_log`` gives the log
 once the date has closed, and the client then records it in the store (history
 and bests only: a relay daily does not use the local offline attempt).
 
