@@ -173,7 +173,12 @@ class Profile:
         """Run a store write; a refusal or a disk problem becomes a toast, never silence."""
         from .store import DailyAlreadyPlayed, StoreError
         try:
-            return do()
+            rec = do()
+            # the game is kept either way; a file that could not be written is told once
+            notice = self.store.take_file_notice() if rec is not None and rec.file is None else None
+            if notice is not None:
+                self.problem(notice.key, **notice.params)
+            return rec
         except DailyAlreadyPlayed:
             self.problem("record.daily_already_recorded")
         except StoreError:
@@ -207,11 +212,11 @@ class Profile:
         except Exception:
             return None
 
-    def best(self, ruleset: str, mode: str = "solo") -> int | None:
+    def best(self, ruleset: str, mode: str = "solo", category: str | None = None) -> int | None:
         if self.store is None:
             return None
         try:
-            return self.store.best(ruleset, mode)
+            return self.store.best(ruleset, mode, category)
         except Exception:
             return None
 

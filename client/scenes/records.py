@@ -1,10 +1,13 @@
-"""Records: best score per ruleset (solo and daily), statistics, the personal-best
-board (score, time, seed, date) and the history.  A selected game opens in the
+"""Records: one tab per board category (random seed, set seed, daily, relay, table;
+summary.CATEGORIES) and the history.  A board is one category and one ruleset: its
+statistics and personal bests (score, time, seed as typed, date) count finished
+games only; the history lists every game with its status (finished, given up).
+Local games are labelled self-dealt.  A selected game opens in the
 replay/verify scene or is exported as a record file to the data folder's
 ``exports/``.
 
-Keys: Up/Down choose a game, Left/Right switch list (Bonanza board, Yacht board,
-history), Enter replays the chosen game (or presses the focused button), Tab moves
+Keys: Up/Down choose a game, Left/Right switch tab (a ruleset is chosen with its
+button), Enter replays the chosen game (or presses the focused button), Tab moves
 the focus over the list and the buttons, Escape goes back.  The mouse: click a tab,
 click a row to choose it (a second click replays it), the wheel scrolls.
 """
@@ -19,21 +22,21 @@ from core.settings import RULESETS
 from .. import actions as A
 from .. import lang, theme
 from ..actions import Action
-from ..widgets import draw_text, shadowed_panel
+from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 
-TABS = ("board:bonanza", "board:yacht", "history")
-BOARD_MODES = ("solo", "daily")
+CATEGORIES = ("random", "seeded", "daily", "relay", "table")
+TABS = CATEGORIES + ("history",)
 BOARD_SIZE = 10
 HISTORY_SIZE = 50
-VISIBLE = 9
+VISIBLE = 10
 # the list (design units)
 LIST_X, LIST_W = 560, 660
-LIST_Y, ROW_H = 240, 36
-COLS_BOARD = ((0, 30, "right"), (34, 96, "right"), (140, 116, "right"), (266, 114, "center"),
-              (384, 116, "center"), (510, 150, "left"))   # #, score, time, seed, date, mode
-COLS_HISTORY = ((0, 116, "left"), (124, 150, "left"), (282, 110, "left"), (396, 100, "right"),
-                (506, 150, "right"))                     # date, mode, ruleset, score, time
+LIST_Y, ROW_H = 226, 36
+COLS_BOARD = ((0, 30, "right"), (34, 90, "right"), (130, 116, "right"), (262, 236, "center"),
+              (504, 150, "center"))                      # #, score, time, seed, date
+COLS_HISTORY = ((0, 110, "left"), (116, 140, "left"), (262, 92, "left"), (358, 60, "right"),
+                (424, 100, "right"), (530, 130, "right"))  # date, board, ruleset, score, time, status
 
 
 def format_number(value) -> str:
@@ -48,18 +51,53 @@ def short_seed(seed: str | None) -> str:
     return "–" if not seed else seed[:8] + "…"
 
 
+def seed_cell(rec) -> str:
+    """A set-seed run shows the seed as the player typed it (what another runner types
+    to get the same dice); a daily its date; any other game its seed's first digits."""
+    if rec.seed_text is not None:
+        return f"“{rec.seed_text}”"
+    if rec.seed is None and rec.date:
+        return rec.date
+    return short_seed(rec.seed)
+
+
 def game_date(rec) -> str:
     return rec.date or (rec.played_at or "")[:10] or "–"
 
 
-def board_entries(store, ruleset: str, limit: int = BOARD_SIZE) -> list:
-    """The personal-best board of a ruleset over solo and daily games: score (high
-    first), then time (fast first, unknown last), then the older game."""
+def board_modes(category: str) -> tuple[str, ...]:
+    return {"random": ("solo",), "seeded": ("solo",), "daily": ("daily",),
+            "relay": ("solo", "daily"), "table": ("table",)}[category]
+
+
+def board_rulesets(category: str) -> tuple[str, ...]:
+    return ("yacht",) if category == "daily" else tuple(RULESETS)
+
+
+def board_entries(store, ruleset: str, category: str, limit: int = BOARD_SIZE) -> list:
+    """The personal-best board of one category and ruleset (finished games only): score
+    (high first), then time (fast first, unknown last), then the older game."""
     entries = []
-    for mode in BOARD_MODES:
-        entries += store.personal_bests(ruleset, mode, limit)
+    for mode in board_modes(category):
+        entries += store.personal_bests(ruleset, mode, limit, category=category)
     entries.sort(key=lambda r: (-r.score, r.duration_ms is None, r.duration_ms or 0, r.id))
     return entries[:limit]
+
+
+def board_stats(store, ruleset: str | None, category: str | None) -> dict:
+    """The statistics of a board (of every game with ``category`` None); the average
+    is recombined over the board's modes."""
+    if category is None:
+        return store.stats(ruleset)
+    parts = [store.stats(ruleset, mode, category) for mode in board_modes(category)]
+    games = sum(p["games"] for p in parts)
+    total = sum((p["average"] or 0) * p["games"] for p in parts)
+    bests = [p["best"] for p in parts if p["best"] is not None]
+    return {"games": games, "average": round(total / games, 1) if games else None,
+            "best": max(bests) if bests else None,
+            "upper_bonus": sum(p["upper_bonus"] for p in parts),
+            "bonanzas": sum(p["bonanzas"] for p in parts),
+            "gave_up": sum(p["gave_up"] for p in parts)}
 
 
 class RecordsScene(Scene):
@@ -68,12 +106,16 @@ class RecordsScene(Scene):
     def __init__(self, app):
         super().__init__(app)
         self.tab = TABS[0]
+        self.rulesets = {c: board_rulesets(c)[0] for c in CATEGORIES}   # each tab keeps its own
         self.sel = 0
         self.top = 0
         self.entries: list = []
         for i, tab in enumerate(TABS):
-            self.button(f"tab:{tab}", (LIST_X + i * 224, 106, 212, 44), lambda tb=tab: self.tab_label(tb),
+            self.button(f"tab:{tab}", (40 + i * 202, 80, 192, 44), lambda tb=tab: self.tab_label(tb),
                         style="secondary", size=19)
+        for i, rs in enumerate(RULESETS):
+            self.button(f"rs:{rs}", (64 + i * 222, 232, 210, 42),
+                        lambda r=rs: self.t(f"records.ruleset.{r}"), style="secondary", size=19)
         self.button("replay", (170, 646, 220, 52), lambda: self.t("history.replay"), size=21)
         self.button("analysis", (410, 646, 220, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
         self.button("export", (650, 646, 220, 52), lambda: self.t("records.export"), style="secondary",
@@ -95,19 +137,18 @@ class RecordsScene(Scene):
                 if self.tab == "history":
                     self.entries = store.history(HISTORY_SIZE)
                 else:
-                    self.entries = board_entries(store, self.tab.split(":")[1])
+                    self.entries = board_entries(store, self.ruleset(), self.tab)
             except Exception:
                 self.entries = []
         self.sel = max(0, min(self.sel, len(self.entries) - 1))
         self.top = max(0, min(self.top, max(0, len(self.entries) - VISIBLE)))
         self.keep_visible()
         # the summary card too: read here, not in draw (which runs every frame)
-        self.bests = {}
-        self.stats = {"games": 0, "average": None, "best": None, "upper_bonus": 0, "bonanzas": 0}
+        self.stats = {"games": 0, "average": None, "best": None, "upper_bonus": 0, "bonanzas": 0,
+                      "gave_up": 0}
         if store is not None:
             try:
-                self.bests = {(rs, mode): store.best(rs, mode) for rs in RULESETS for mode in BOARD_MODES}
-                self.stats = store.stats(self.ruleset())
+                self.stats = board_stats(store, self.ruleset(), self.category())
             except Exception:
                 pass
 
@@ -119,10 +160,18 @@ class RecordsScene(Scene):
     def tab_label(self, tab: str) -> str:
         if tab == "history":
             return self.t("history.title")
-        return self.t(f"records.ruleset.{tab.split(':')[1]}")
+        return self.t(f"records.cat.{tab}")
+
+    def category(self) -> str | None:
+        return None if self.tab == "history" else self.tab
 
     def ruleset(self) -> str | None:
-        return None if self.tab == "history" else self.tab.split(":")[1]
+        return None if self.tab == "history" else self.rulesets[self.tab]
+
+    def visible(self, w) -> bool:
+        if w.id.startswith("rs:"):   # a ruleset choice only where the board has two
+            return self.tab != "history" and len(board_rulesets(self.tab)) > 1
+        return super().visible(w)
 
     # ---------------------------------------------------------- input
     def targets(self, layout):
@@ -134,6 +183,7 @@ class RecordsScene(Scene):
 
     def focus_order(self) -> list[str]:
         order = ["list"] if self.entries else []
+        order += [f"rs:{rs}" for rs in RULESETS if self.visible(self.widget(f"rs:{rs}"))]
         return order + [id for id in ("replay", "analysis", "export", "back") if self.button_enabled(id)]
 
     def button_enabled(self, id: str) -> bool:
@@ -202,6 +252,11 @@ class RecordsScene(Scene):
     def on_press(self, id: str) -> None:
         if id.startswith("tab:"):
             self.set_tab(id[4:])
+        elif id.startswith("rs:") and self.category() is not None:
+            if self.rulesets[self.tab] != id[3:]:
+                self.rulesets[self.tab] = id[3:]
+                self.sel = self.top = 0
+                self.reload()
         elif id == "replay":
             self.replay()
         elif id == "analysis":
@@ -265,77 +320,69 @@ class RecordsScene(Scene):
     def draw(self, surface) -> None:
         L = self.layout
         self.draw_background(surface)
-        self.draw_title(surface, self.t("records.title"), y=18, size=38)
+        self.draw_title(surface, self.t("records.title"), y=14, size=36)
         self.draw_summary(surface)
         self.draw_list(surface)
         draw_text(surface, self.t("records.hint"), L.rect((40, 612, 1200, 26)), L.font_px(16),
                   theme.TEXT_ON_FELT_SOFT, align="center")
-        for w in self.widgets:     # the chosen tab looks pressed
+        for w in self.widgets:     # the chosen tab and ruleset look pressed
             if w.id.startswith("tab:"):
                 w.style = "primary" if w.id == f"tab:{self.tab}" else "secondary"
+            elif w.id.startswith("rs:"):
+                w.style = "primary" if w.id == f"rs:{self.ruleset()}" else "secondary"
         self.draw_widgets(surface)
 
     def draw_summary(self, surface) -> None:
         L = self.layout
-        card = L.rect((40, 90, 480, 510))
+        card = L.rect((40, 136, 480, 464))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
-        draw_text(surface, self.t("records.best_scores"), L.rect((64, 104, 432, 36)), L.font_px(23),
+        cat = self.category()
+        draw_text(surface, self.tab_label(self.tab), L.rect((64, 146, 432, 36)), L.font_px(24),
                   theme.INK, bold=True)
-        # best per ruleset and mode
-        cols = ((250, "solo"), (380, "daily"))
-        for x, mode in cols:
-            draw_text(surface, self.t(f"history.mode.{mode}"), L.rect((x, 144, 116, 28)), L.font_px(17),
-                      theme.INK_SOFT, bold=True, align="right")
-        for i, rs in enumerate(RULESETS):
-            y = 176 + i * 38
-            if rs == self.ruleset():
-                pygame.draw.rect(surface, theme.ACTIVE_COL, L.rect((56, y - 2, 448, 36)), border_radius=L.px(6))
-            draw_text(surface, self.t(f"records.ruleset.{rs}"), L.rect((68, y, 170, 32)), L.font_px(20),
-                      theme.INK, bold=True)
-            for x, mode in cols:
-                best = self.bests.get((rs, mode))
-                draw_text(surface, "–" if best is None else str(best), L.rect((x, y, 116, 32)),
-                          L.font_px(22), theme.INK if best is not None else theme.INK_SOFT, bold=True,
-                          align="right")
-        pygame.draw.line(surface, theme.PAPER_LINE, L.point(64, 266), L.point(496, 266), max(1, L.px(2)))
-        # statistics of the chosen ruleset (of every game in the history tab)
-        rs = self.ruleset()
-        head = (self.t("records.stats_for", ruleset=self.t(f"records.ruleset.{rs}")) if rs
-                else self.t("stats.title"))
-        draw_text(surface, head, L.rect((64, 280, 432, 36)), L.font_px(23), theme.INK, bold=True)
+        # whose dice and whose clock: a local board is never mistaken for a relay's
+        about = {"relay": "records.about.relay", "table": "records.about.table",
+                 None: "records.about.history"}.get(cat, "records.about.self_dealt")
+        draw_wrapped(surface, self.t(about), L.rect((64, 184, 432, 46)), L.font_px(16),
+                     theme.INK_SOFT)
+        if cat is not None and len(board_rulesets(cat)) == 1:
+            draw_text(surface, self.t(f"records.ruleset.{board_rulesets(cat)[0]}"),
+                      L.rect((64, 234, 432, 38)), L.font_px(21), theme.INK, bold=True)
+        pygame.draw.line(surface, theme.PAPER_LINE, L.point(64, 286), L.point(496, 286), max(1, L.px(2)))
+        # statistics: finished games only; the given-up ones are counted apart
         st = self.stats
         rows = (("stats.games_played", str(st["games"])),
+                ("stats.gave_up", str(st.get("gave_up", 0))),
                 ("stats.average", format_number(st["average"])),
                 ("stats.best", "–" if st["best"] is None else str(st["best"])),
                 ("stats.upper_bonus_reached", self.tn("stats.times", int(st["upper_bonus"] or 0))),
                 ("stats.bonanzas_rolled", str(st["bonanzas"] or 0)))
         for i, (key, value) in enumerate(rows):
-            y = 326 + i * 52
-            draw_text(surface, self.t(key), L.rect((68, y, 280, 40)), L.font_px(20), theme.INK_SOFT)
-            draw_text(surface, value, L.rect((350, y, 146, 40)), L.font_px(22), theme.INK, bold=True,
+            y = 296 + i * 49
+            draw_text(surface, self.t(key), L.rect((68, y, 300, 40)), L.font_px(19), theme.INK_SOFT)
+            draw_text(surface, value, L.rect((370, y, 126, 40)), L.font_px(22), theme.INK, bold=True,
                       align="right")
             if i:
-                pygame.draw.line(surface, theme.PAPER_LINE, L.point(68, y - 6), L.point(496, y - 6), 1)
+                pygame.draw.line(surface, theme.PAPER_LINE, L.point(68, y - 5), L.point(496, y - 5), 1)
 
     def draw_list(self, surface) -> None:
         L = self.layout
-        card = L.rect((LIST_X - 20, 90, LIST_W + 40, 510))
+        card = L.rect((LIST_X - 20, 136, LIST_W + 40, 464))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         rs = self.ruleset()
         head = self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}")) if rs else self.t("history.title")
-        draw_text(surface, head, L.rect((LIST_X, 160, LIST_W, 34)), L.font_px(22), theme.INK, bold=True)
+        draw_text(surface, head, L.rect((LIST_X, 146, LIST_W, 34)), L.font_px(22), theme.INK, bold=True)
         if rs:
             cols = COLS_BOARD
             heads = ("", self.t("game.score"), self.t("game.time"), self.t("records.seed"),
-                     self.t("history.date"), self.t("history.mode"))
+                     self.t("history.date"))
         else:
             cols = COLS_HISTORY
-            heads = (self.t("history.date"), self.t("history.mode"), self.t("stats.per_ruleset"),
-                     self.t("game.score"), self.t("game.time"))
+            heads = (self.t("history.date"), self.t("history.board"), self.t("stats.per_ruleset"),
+                     self.t("game.score"), self.t("game.time"), self.t("history.status"))
         for (x, w, align), text in zip(cols, heads):
-            draw_text(surface, text, L.rect((LIST_X + x, 200, w, 30)), L.font_px(16), theme.INK_SOFT,
+            draw_text(surface, text, L.rect((LIST_X + x, 186, w, 30)), L.font_px(16), theme.INK_SOFT,
                       bold=True, align=align)
-        pygame.draw.line(surface, theme.INK_SOFT, L.point(LIST_X, 234), L.point(LIST_X + LIST_W, 234),
+        pygame.draw.line(surface, theme.INK_SOFT, L.point(LIST_X, 220), L.point(LIST_X + LIST_W, 220),
                          max(1, L.px(2)))
         if not self.entries:
             draw_text(surface, self.t("history.empty"), L.rect((LIST_X, 330, LIST_W, 40)), L.font_px(22),
@@ -354,16 +401,18 @@ class RecordsScene(Scene):
             elif row.collidepoint(mouse):
                 pygame.draw.rect(surface, theme.PAPER_SHADE, row, border_radius=L.px(6))
             if rs:
-                cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), short_seed(rec.seed),
-                         game_date(rec), self.t(f"history.mode.{rec.mode}"))
+                cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), seed_cell(rec),
+                         game_date(rec))
             else:
-                cells = (game_date(rec), self.t(f"history.mode.{rec.mode}"),
+                cells = (game_date(rec), self.t(f"records.cat.{rec.category or rec.mode}"),
                          self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score),
-                         format_duration(rec.duration_ms))
+                         format_duration(rec.duration_ms), self.t(f"history.status.{rec.status}"))
             for j, ((x, w, align), text) in enumerate(zip(cols, cells)):
                 strong = (rs and j == 1) or (not rs and j == 3)
+                stopped = not rs and j == 5 and not rec.finished   # a given-up game stands out
                 draw_text(surface, text, L.rect((LIST_X + x, LIST_Y + i * ROW_H + 2, w, ROW_H - 4)),
-                          L.font_px(18), theme.INK, bold=strong, align=align)
+                          L.font_px(18), theme.BAD if stopped else theme.INK, bold=strong or stopped,
+                          align=align)
         # a scroll bar when the list is longer than the view
         if len(self.entries) > VISIBLE:
             track = L.rect((LIST_X + LIST_W + 6, LIST_Y, 6, VISIBLE * ROW_H))

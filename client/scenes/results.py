@@ -2,6 +2,8 @@
 revealed seed with the verification verdict, play again."""
 from __future__ import annotations
 
+import os
+
 import pygame
 
 from core.game import standings
@@ -56,7 +58,9 @@ class ResultsScene(Scene):
         self.commitment = commitment
         self.standings = standings(state)
         # read once (the game is recorded before this scene exists): draw runs every frame
-        self._personal_best = None if mode == "table" else app.profile.best(state.ruleset.name, mode)
+        # the best of this game's own board: a set-seed run is not compared with random ones
+        self._personal_best = None if mode == "table" else app.profile.best(
+            state.ruleset.name, mode, getattr(record, "category", None))
         self.button("again", (148, 628, 232, 56), lambda: self.t("results.play_again"), size=22)
         self.button("verify", (396, 628, 232, 56), lambda: self.t("results.verify"), style="secondary", size=20)
         self.button("analysis", (644, 628, 232, 56), lambda: self.t("analysis.open"), style="secondary", size=20)
@@ -125,6 +129,29 @@ class ResultsScene(Scene):
 
     def personal_best(self) -> int | None:
         return self._personal_best
+
+    def board_line(self) -> str | None:
+        """Which board the recorded game is on, a local one labelled self-dealt, and a
+        set-seed run's seed as typed (what another runner types for the same dice)."""
+        rec = self.record
+        category = getattr(rec, "category", None)
+        if category is None or category == "table":
+            return None
+        note = self.t("records.self_dealt") if rec.self_dealt else ""
+        if category == "seeded" and rec.seed_text is not None:
+            return self.t("results.board_seed", seed=rec.seed_text, note=note)
+        line = self.t("results.board", board=self.t(f"records.cat.{category}"), note=note)
+        return line if note else self.t(f"records.cat.{category}")
+
+    def file_line(self) -> str | None:
+        """Where the finished game was also written as a .bonanza file."""
+        path = getattr(self.record, "file", None)
+        if not path:
+            return None
+        home = os.path.expanduser("~")
+        if home not in ("", "~", os.sep) and path.startswith(home + os.sep):
+            path = "~" + path[len(home):]   # the same file, in less of the line
+        return self.t("results.saved_file", path=path)
 
     def draw_sheet_summary(self, surface) -> None:
         """A solo game: the whole sheet in two columns (upper and lower boxes), scratched
@@ -219,6 +246,10 @@ class ResultsScene(Scene):
         if best is not None:
             draw_text(surface, self.t("game.personal_best", score=best), L.rect((90, y, 460, 36)),
                       L.font_px(22), theme.INK_SOFT, align="center")
+        board = self.board_line()
+        if board:
+            draw_text(surface, board, L.rect((90, 384, 460, 30)), L.font_px(18), theme.INK_SOFT,
+                      align="center")
         # right card: a solo game's whole sheet, else the standings
         card2 = L.rect((620, 96, 600, 330))
         shadowed_panel(surface, card2, theme.PAPER, L.px(16), L.px(6))
@@ -268,5 +299,10 @@ class ResultsScene(Scene):
                   L.font_px(17), theme.TEXT_ON_FELT)
         ok = self.verdict is not None and self.verdict.ok
         mark = "✔ " if ok else "✖ "
+        saved = self.file_line()
         draw_text(surface, mark + verdict_line(self.t, self.verdict),
-                  L.rect((84, 532, 1112, 56)), L.font_px(22), theme.OK if ok else theme.BAD, bold=True)
+                  L.rect((84, 524, 1112, 40) if saved else (84, 532, 1112, 56)), L.font_px(22),
+                  theme.OK if ok else theme.BAD, bold=True)
+        if saved:
+            draw_text(surface, saved, L.rect((84, 566, 1112, 30)), L.font_px(17),
+                      theme.TEXT_ON_FELT_SOFT, min_px=11)
