@@ -250,7 +250,7 @@ def test_records_by_keyboard_replay_and_export(app):
     assert replay.verdict.log.to_bytes() == store.game_log(board[1].id)
     key(app, pygame.K_ESCAPE)
     assert app.scene is rec_scene
-    # Right twice: the history; Tab, Tab: Export; Enter writes the record file
+    # Right twice: the history; Tab (Replay), Tab (Analysis), Tab: Export; Enter writes the record file
     key(app, pygame.K_RIGHT)
     assert rec_scene.tab == "board:yacht"
     assert {r.ruleset for r in rec_scene.entries} == {"yacht"}
@@ -261,6 +261,8 @@ def test_records_by_keyboard_replay_and_export(app):
     key(app, pygame.K_DOWN)
     chosen = rec_scene.selected()
     key(app, pygame.K_TAB)
+    key(app, pygame.K_TAB)
+    assert rec_scene.focus_id == "analysis"
     key(app, pygame.K_TAB)
     assert rec_scene.focus_id == "export"
     key(app, pygame.K_RETURN)
