@@ -228,11 +228,13 @@ def test_records_by_keyboard_replay_and_export(app):
     key(app, pygame.K_RETURN)
     rec_scene = app.scene
     assert type(rec_scene).__name__ == "RecordsScene"
-    # the best per ruleset and mode, statistics and the board are on screen
+    # the first board: random-seed Bonanza games, its statistics and personal bests
+    assert rec_scene.tab == "random" and rec_scene.ruleset() == "bonanza"
     texts = shown_texts(app)
-    best = store.best("bonanza", "solo")
-    st = store.stats("bonanza")
-    assert str(best) in texts and str(store.best("yacht", "daily")) in texts
+    best = store.best("bonanza", "solo", "random")
+    st = store.stats("bonanza", "solo", "random")
+    assert str(best) in texts and str(st["gave_up"]) in texts and st["gave_up"] == 1
+    assert lang.t("records.about.self_dealt").startswith(texts[texts.index(lang.t("records.cat.random")) + 1])
     assert lang.tn("stats.times", st["upper_bonus"]) in texts
     assert lang.t("records.board", ruleset=lang.t("records.ruleset.bonanza")) in texts
     board = rec_scene.entries
@@ -250,13 +252,21 @@ def test_records_by_keyboard_replay_and_export(app):
     assert replay.verdict.log.to_bytes() == store.game_log(board[1].id)
     key(app, pygame.K_ESCAPE)
     assert app.scene is rec_scene
-    # Right twice: the history; Tab (Replay), Tab (Analysis), Tab: Export; Enter writes the record file
+    # Right: the set-seed board, its seeds as typed; Right: the daily's (Yacht only)
     key(app, pygame.K_RIGHT)
-    assert rec_scene.tab == "board:yacht"
-    assert {r.ruleset for r in rec_scene.entries} == {"yacht"}
+    assert rec_scene.tab == "seeded"
+    assert {r.category for r in rec_scene.entries} == {"seeded"}
+    assert f"“{rec_scene.entries[0].seed_text}”" in shown_texts(app)
     key(app, pygame.K_RIGHT)
+    assert rec_scene.tab == "daily" and {r.ruleset for r in rec_scene.entries} == {"yacht"}
+    assert "rs:bonanza" not in rec_scene.focus_order()
+    # Left three times: the history, every game with its status; then Tab (Replay),
+    # Tab (Analysis), Tab: Export; Enter writes the record file
+    for _ in range(3):
+        key(app, pygame.K_LEFT)
     assert rec_scene.tab == "history"
     assert [r.id for r in rec_scene.entries] == [r.id for r in store.history(50)]
+    assert lang.t("history.status.gave_up") in shown_texts(app)
     key(app, pygame.K_DOWN)
     key(app, pygame.K_DOWN)
     chosen = rec_scene.selected()
@@ -283,8 +293,12 @@ def test_records_by_mouse(app):
     click(app, title.widget("records").rect)
     sc = app.scene
     assert type(sc).__name__ == "RecordsScene"
-    click(app, sc.widget("tab:board:yacht").rect)
-    assert sc.tab == "board:yacht"
+    click(app, sc.widget("tab:seeded").rect)
+    assert sc.tab == "seeded"
+    click(app, sc.widget("rs:yacht").rect)            # the Yacht board of set-seed runs: empty
+    assert sc.ruleset() == "yacht" and sc.entries == []
+    click(app, sc.widget("rs:bonanza").rect)
+    assert [r.category for r in sc.entries] == ["seeded"] * len(sc.entries) and sc.entries
     click(app, sc.widget("tab:history").rect)
     assert sc.tab == "history"
     row = (R.LIST_X, R.LIST_Y + 3 * R.ROW_H, R.LIST_W, R.ROW_H)
@@ -349,3 +363,106 @@ def test_the_default_name_is_player_in_the_players_language(app):
     app.profile.name = "Ana"
     app.profile.save()
     assert app.profile.name == "Ana" and app.profile.store.profile()["name"] == "Ana"
+
+
+# ------------------------------------------------------------------ issue 15: honest records on screen
+
+def test_a_given_up_game_is_shown_as_such_and_never_a_best(app, artifacts):
+    """9 games, 2 finished (the issue's case): the board and the average hold the two."""
+    from client.scenes.records import RecordsScene
+    from core.game import allowed
+    from client.store.records import finish_and_record, new_solo_match
+    store = app.profile.store
+    finished = []
+    for i in range(9):
+        m = new_solo_match("Player")
+        for _ in range(13 if i < 2 else 1 + i % 3):
+            m.roll([False] * 5)
+            m.write(sorted(allowed(m.state))[-1])
+        if not m.state.over:
+            m.give_up(0)
+        rec = finish_and_record(store, m, 30_000 + i)
+        if rec.finished:
+            finished.append(rec.score)
+    assert len(finished) == 2
+    sc = RecordsScene(app)
+    app.push(sc)
+    assert sorted(r.score for r in sc.entries) == sorted(finished)
+    assert sc.stats["games"] == 2 and sc.stats["gave_up"] == 7
+    texts = shown_texts(app)
+    from client.scenes.records import format_number
+    assert format_number(round(sum(finished) / 2, 1)) in texts
+    sc.set_tab("history")
+    texts = shown_texts(app)
+    assert texts.count(lang.t("history.status.gave_up")) == 7
+    assert texts.count(lang.t("history.status.finished")) == 2
+    app.screenshot(artifacts / "client_records_history_given_up.png")
+
+
+def test_a_finished_game_shows_its_file_and_board_on_the_results(app, artifacts, capsys):
+    from client import commands as cli
+    from client.scenes.game import SoloGameScene
+    res = drive_solo_scene(app, SoloGameScene(app, seed_text="my run 1"), "first")
+    rec = res.record
+    assert rec.category == "seeded" and rec.seed_text == "my run 1"
+    assert os.path.isfile(rec.file) and os.path.dirname(rec.file) == os.path.join(
+        app.profile.store.directory, "games")
+    texts = shown_texts(app)
+    assert res.file_line() in texts and os.path.basename(rec.file) in res.file_line()
+    assert lang.t("results.board_seed", seed="my run 1", note=lang.t("records.self_dealt")) in texts
+    app.screenshot(artifacts / "client_results_saved_file.png")
+    assert cli.main(["verify", rec.file]) == 0 and "VALID" in capsys.readouterr().out
+
+
+def test_a_file_that_cannot_be_written_is_told_once(app):
+    from client.scenes.game import SoloGameScene
+    folder = os.path.join(app.profile.store.directory, "games")
+    with open(folder, "w") as f:      # a file where the games folder should be
+        f.write("x")
+    toasts = []
+    notify = app.profile.notify
+    app.profile.notify = lambda key, params: (toasts.append(key), notify(key, params))
+    first = drive_solo_scene(app, SoloGameScene(app), "first")
+    assert first.record is not None and first.record.file is None
+    assert first.file_line() is None
+    app.to_title()
+    second = drive_solo_scene(app, SoloGameScene(app), "first")
+    assert second.record is not None
+    assert toasts == ["store.files_unwritable"]
+    assert {h.id for h in app.profile.store.history()} >= {first.record.id, second.record.id}
+
+
+def test_verify_lists_your_games_newest_first(app, artifacts):
+    from client.scenes.verify import VerifyScene
+    store = populate(app)
+    app.push(VerifyScene(app))
+    sc = app.scene
+    assert [g.id for g in sc.games] == [g.id for g in store.history(200)]
+    assert sc.focus_id == "list"
+    texts = shown_texts(app)
+    assert lang.t("verify.your_games") in texts and lang.t("history.status.gave_up") in texts
+    app.screenshot(artifacts / "client_verify_your_games.png")
+    # keyboard: Down, Enter verifies the second newest game and opens its replay
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)
+    assert type(app.scene).__name__ == "ReplayScene"
+    assert app.scene.verdict.ok and app.scene.verdict.log.to_bytes() == store.game_log(sc.games[1].id)
+    key(app, pygame.K_ESCAPE)
+    assert app.scene is sc
+    # Up from the first row goes to the path field, and typing there still works
+    key(app, pygame.K_UP)
+    key(app, pygame.K_UP)
+    assert sc.focus_id == "path"
+    # the mouse: one click on a row opens that game
+    from client.scenes import verify as V
+    click(app, (V.LIST_X, V.LIST_Y + 3 * V.ROW_H, V.LIST_W, V.ROW_H))
+    assert type(app.scene).__name__ == "ReplayScene"
+    assert app.scene.verdict.log.to_bytes() == store.game_log(sc.games[3].id)
+
+
+def test_verify_with_no_saved_games_says_so(app):
+    from client.scenes.verify import VerifyScene
+    app.push(VerifyScene(app))
+    assert app.scene.focus_id == "path" and lang.t("verify.no_games") in shown_texts(app)
+    key(app, pygame.K_RETURN)                      # nothing chosen, nothing typed: stays
+    assert type(app.scene).__name__ == "VerifyScene"

@@ -35,6 +35,22 @@ def populate_records(app):
             m.roll([False] * 5)
             m.write(sorted(__import__("core.game", fromlist=["allowed"]).allowed(m.state))[-1])
         finish_and_record(store, m, 60_000 + i * 7_531, played_at=f"2024-05-{i + 1:02d}T10:00:00Z")
+    # random-seed runs (their own board) and one given up (on no board, in the history)
+    from core.game import Seat, allowed
+    from core.match import Match
+    for i in range(3):
+        m = Match.create("bonanza", [Seat("Player")], bytes([i + 1]) * 32, mode="solo")
+        while not m.state.over:
+            m.roll([False] * 5)
+            boxes = sorted(allowed(m.state))
+            m.write(boxes[-1 - i % 2] if len(boxes) > 1 else boxes[0])
+        finish_and_record(store, m, 70_000 + i * 4_321, played_at=f"2024-05-{20 + i:02d}T10:00:00Z")
+    m = Match.create("bonanza", [Seat("Player")], bytes([9]) * 32, mode="solo")
+    for _ in range(4):
+        m.roll([False] * 5)
+        m.write(sorted(allowed(m.state))[-1])
+    m.give_up(0)
+    finish_and_record(store, m, 20_000, played_at="2024-05-25T10:00:00Z")
     for day in ("2024-06-01", "2024-06-02"):
         m = start_offline_daily(store, "Player", day)
         while not m.state.over:
@@ -78,7 +94,7 @@ def build_scenes(app):
             return push(lobby.LobbyScene(app, conn, "192.168.1.20", 7468))
         return f
 
-    def records_scene(tab="board:bonanza"):
+    def records_scene(tab="random"):
         def f():
             populate_records(app)
             from client.scenes.records import RecordsScene
@@ -102,7 +118,8 @@ def build_scenes(app):
         ("replay", replay_scene),
         ("rules", lambda: push(rules.RulesScene(app))),
         ("records", records_scene()),
-        ("records_yacht", records_scene("board:yacht")),
+        ("records_seeded", records_scene("seeded")),
+        ("records_daily", records_scene("daily")),
         ("records_history", records_scene("history")),
         ("settings", lambda: push(settings.SettingsScene(app))),
         ("daily", lambda: push(daily.DailyScene(app))),

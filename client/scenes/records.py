@@ -33,10 +33,10 @@ VISIBLE = 10
 # the list (design units)
 LIST_X, LIST_W = 560, 660
 LIST_Y, ROW_H = 226, 36
-COLS_BOARD = ((0, 30, "right"), (34, 90, "right"), (130, 116, "right"), (262, 236, "center"),
+COLS_BOARD = ((0, 30, "right"), (34, 110, "right"), (150, 116, "right"), (272, 226, "center"),
               (504, 150, "center"))                      # #, score, time, seed, date
-COLS_HISTORY = ((0, 110, "left"), (116, 140, "left"), (262, 92, "left"), (358, 60, "right"),
-                (424, 100, "right"), (530, 130, "right"))  # date, board, ruleset, score, time, status
+COLS_HISTORY = ((0, 100, "left"), (104, 164, "left"), (272, 84, "left"), (358, 100, "right"),
+                (460, 90, "right"), (552, 108, "right"))  # date, board, ruleset, score, time, status
 
 
 def format_number(value) -> str:

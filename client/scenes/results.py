@@ -9,7 +9,7 @@ import pygame
 from core.game import standings
 from core.rules import LOWER_BOXES, UPPER_BOXES
 from core.verify import verify_bytes
-from .. import theme
+from .. import fonts, theme
 from ..sheet_view import draw_scratch, ease_out
 from ..widgets import Celebration, draw_text, shadowed_panel
 from .base import Scene
@@ -143,11 +143,16 @@ class ResultsScene(Scene):
         line = self.t("results.board", board=self.t(f"records.cat.{category}"), note=note)
         return line if note else self.t(f"records.cat.{category}")
 
-    def file_line(self) -> str | None:
-        """Where the finished game was also written as a .bonanza file."""
+    def file_line(self, short: bool = False) -> str | None:
+        """Where the finished game was also written as a .bonanza file (``short``: the
+        games folder and the file's name only)."""
         path = getattr(self.record, "file", None)
         if not path:
             return None
+        if short:
+            return self.t("results.saved_file",
+                          path=os.path.join("…", os.path.basename(os.path.dirname(path)),
+                                            os.path.basename(path)))
         home = os.path.expanduser("~")
         if home not in ("", "~", os.sep) and path.startswith(home + os.sep):
             path = "~" + path[len(home):]   # the same file, in less of the line
@@ -304,5 +309,9 @@ class ResultsScene(Scene):
                   L.rect((84, 524, 1112, 40) if saved else (84, 532, 1112, 56)), L.font_px(22),
                   theme.OK if ok else theme.BAD, bold=True)
         if saved:
-            draw_text(surface, saved, L.rect((84, 566, 1112, 30)), L.font_px(17),
-                      theme.TEXT_ON_FELT_SOFT, min_px=11)
+            box = L.rect((84, 566, 1112, 30))
+            px = L.font_px(17)
+            # a long folder gives way to the file's name, which is what a player looks for
+            if fonts.fit_size(saved, px, box.w, False, theme.MIN_READABLE_PX) <= theme.MIN_READABLE_PX:
+                saved = self.file_line(short=True)
+            draw_text(surface, saved, box, px, theme.TEXT_ON_FELT_SOFT, min_px=theme.MIN_READABLE_PX)
