@@ -75,12 +75,15 @@ def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):
         app.dispatch(Action("press", "again"))             # the host asks to play again
         relobby = app.scene
         assert type(relobby).__name__ == "LobbyScene"
+        inbox: list = []            # everything the guest hears from here on
+
+        def listen():
+            inbox.extend(guest.poll())
         assert _until(app, lambda: (relobby.table or {}).get("code") not in (None, first_code),
-                      others=[guest.poll])
-        offers = []
-        assert _until(app, lambda: offers.extend(m for m in guest.poll()
-                                                 if m.get("type") == "rematch") or offers)
-        assert offers[0]["code"] == relobby.table["code"] and offers[0]["by"] == "Host"
+                      others=[listen])
+        offers = lambda: [m for m in inbox if m.get("type") == "rematch"]   # noqa: E731
+        assert _until(app, lambda: offers(), others=[listen])
+        assert offers()[0]["code"] == relobby.table["code"] and offers()[0]["by"] == "Host"
         guest.send({"type": "rematch"})                    # the guest takes the offer
         assert _until(app, lambda: len(relobby.table.get("players", [])) == 2)
         app.screenshot(artifacts / "client_rematch_lobby.png")
