@@ -86,8 +86,10 @@ def check_header(h: Any) -> None:
         _field(sw, "name", isinstance(s["name"], str) and 1 <= len(s["name"]) <= MAX_NAME,
                f"a name of 1 to {MAX_NAME} characters")
         _field(sw, "kind", s["kind"] in ("human", "bot"), "human or bot")
-        _field(sw, "policy", s["policy"] is None or s["policy"] in BOT_POLICIES,
-               "empty or one of " + ", ".join(BOT_POLICIES))
+        if s["kind"] == "bot":
+            _field(sw, "policy", s["policy"] in BOT_POLICIES, "one of " + ", ".join(BOT_POLICIES))
+        else:
+            _field(sw, "policy", s["policy"] is None, "empty for a person")
     _field(w, "first_seat", _int(h["first_seat"]) and 0 <= h["first_seat"] < len(seats),
            "one of the seats")
     settings = _keys("the header's settings", h["settings"], {"turn_seconds"}, set())
@@ -115,6 +117,17 @@ def check_header(h: Any) -> None:
         _field(w, "dice.contributions", isinstance(c, list) and len(c) == len(seats)
                and all(x is None or (isinstance(x, bytes) and len(x) <= 64) for x in c),
                "one contribution of at most 64 bytes (or nil) per seat")
+    # The mode, the dice scheme and the rules go together: a daily is yacht, and only a
+    # daily uses the date's public key or the relay's day key.
+    scheme = dice.get("scheme")
+    if h["mode"] == "daily":
+        _field(w, "ruleset", h["ruleset"] == "yacht", "yacht in a daily game")
+        _field(w, "dice.scheme", scheme in ("public", "day", "commit"),
+               "public, day or commit in a daily game")
+    else:
+        _field(w, "dice.scheme", scheme == "commit", f"commit in a {h['mode']} game")
+    if scheme == "public":
+        _field(w, "seats", len(seats) == 1, "one seat in an offline daily")
     _meta(w, h["meta"])
     if "signing" in h:
         sg = _keys("the header's signing", h["signing"], {"relay", "seats"}, {"relay", "seats"})

@@ -240,6 +240,10 @@ def test_verify_never_loads_pygame_or_the_advisor(tmp_path, good):
     ("a negative time", lambda h, r, e: e["meta"].update(duration_ms=-5)),
     ("turn seconds as 31", lambda h, r, e: h["settings"].update(turn_seconds=31)),
     ("a standing with an extra field", lambda h, r, e: e["standings"][0].update(prize=1)),
+    ("a person with a bot's policy", lambda h, r, e: h["seats"][0].update(policy="casual")),
+    ("a daily under bonanza rules", lambda h, r, e: h.update(mode="daily", ruleset="bonanza")),
+    ("a table on a date's public key",
+     lambda h, r, e: h.update(dice={"scheme": "public", "date": "2026-01-01"})),
 ])
 def test_anything_the_format_does_not_allow_is_refused(good, what, edit):
     v = verify_bytes(rewrite(good, edit))

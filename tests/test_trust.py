@@ -93,10 +93,13 @@ def test_swapped_names_fail(table_log):
 
 
 def test_a_relabelled_mode_or_ruleset_fails(table_log):
-    for change in (lambda h: h.update(mode="daily"), lambda h: h.update(ruleset="yacht"),
+    for change in (lambda h: h.update(mode="solo"), lambda h: h.update(ruleset="yacht"),
                    lambda h: h.update(meta={"table": "ZZZZZ"})):
         v = verify_bytes(_rewrite(table_log, change_header=change))
         assert not v.ok and v.code == "signature", v.detail
+    # a table relabelled a daily is not even a daily's shape (bonanza rules, a seed of its own)
+    v = verify_bytes(_rewrite(table_log, change_header=lambda h: h.update(mode="daily")))
+    assert not v.ok and v.code == "format", v.detail
 
 
 def test_a_changed_time_or_standing_meta_fails(table_log):
