@@ -10,11 +10,12 @@ from core.verify import Verdict, verify_bytes
 
 def pick_seat(header: dict, profile_name: str | None = None,
               seat_key: bytes | None = None) -> int:
-    """The account's seat: seat 0 in solo and daily games; at a table the seat signed
-    with the player's own key (a signed log says exactly which seat was theirs), else
-    the human seat carrying the profile's name, else the first human seat."""
+    """The account's seat: the only seat of a solo or one-seat daily game; at a table
+    (a daily table too) the seat signed with the player's own key (a signed log says
+    exactly which seat was theirs), else the human seat carrying the profile's name,
+    else the first human seat."""
     seats = header.get("seats") or []
-    if header.get("mode") in ("solo", "daily") or not seats:
+    if len(seats) <= 1 or header.get("mode") == "solo":
         return 0
     keys = (header.get("signing") or {}).get("seats") if isinstance(
         header.get("signing"), dict) else None
