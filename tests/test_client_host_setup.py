@@ -75,6 +75,14 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
     scene.go()
     assert type(app.scene).__name__ == "LobbyScene"
     assert app.scene.request["type"] == "create_table" and app.scene.request["bots"] == "optimal"
+    assert "daily" not in app.scene.request
+    # the rules row also offers the day's challenge, played together
+    app.pop()
+    while scene.ruleset != "daily":
+        scene.change("ruleset", 1)
+    assert scene.value_text("ruleset") == scene.t("lobby.daily_table")
+    scene.go()
+    assert app.scene.request["daily"] is True and app.scene.request["ruleset"] == "yacht"
 
 
 def test_lobby_tags_bots_with_their_policy(app):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pygame
 
 from core.game import MAX_SEATS
-from core.settings import (BOT_POLICIES, DEFAULT_BOT_POLICY, DEFAULT_PORT, DEFAULT_RULESET,
+from core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_PORT,
+                           DEFAULT_RULESET,
                            DEFAULT_TURN_SECONDS, MAX_NAME, MIN_SEATS_TABLE, RULESETS,
                            TURN_SECONDS)
 
@@ -81,6 +82,10 @@ class _Options(Scene):
             self.go()
 
 
+DAILY_GAME = "daily"                              # the host's "Daily challenge" choice
+HOST_GAMES: tuple[str, ...] = RULESETS + (DAILY_GAME,)
+
+
 class HostSetupScene(_Options):
     title_key = "lobby.host_title"
 
@@ -89,7 +94,7 @@ class HostSetupScene(_Options):
         last = app.profile.settings["last_host"]
         self.seats = _remembered(SEAT_CHOICES, last.get("seats"), MIN_SEATS_TABLE)
         self.turn = _remembered(TURN_SECONDS, last.get("turn"), DEFAULT_TURN_SECONDS)
-        self.ruleset = _remembered(RULESETS, last.get("ruleset"), DEFAULT_RULESET)
+        self.ruleset = _remembered(HOST_GAMES, last.get("ruleset"), DEFAULT_RULESET)
         self.bots = _remembered(BOT_POLICIES, last.get("bots"), DEFAULT_BOT_POLICY)
         self.name_field((640, 110, 460, 50))
         for row, y in ROWS:
@@ -110,6 +115,8 @@ class HostSetupScene(_Options):
             return self.t("lobby.turn_time_value", seconds=self.turn)
         if row == "bots":
             return self.t(f"lobby.bot.{self.bots}")
+        if self.ruleset == DAILY_GAME:
+            return self.t("lobby.daily_table")
         return self.t(f"lobby.ruleset.{self.ruleset}")
 
     def change(self, row, step):
@@ -120,7 +127,7 @@ class HostSetupScene(_Options):
         elif row == "bots":
             self.bots = BOT_POLICIES[(BOT_POLICIES.index(self.bots) + step) % len(BOT_POLICIES)]
         else:
-            self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + step) % len(RULESETS)]
+            self.ruleset = HOST_GAMES[(HOST_GAMES.index(self.ruleset) + step) % len(HOST_GAMES)]
 
     def on_submit(self, id):
         self.move_focus(1)
@@ -140,7 +147,11 @@ class HostSetupScene(_Options):
         from relay.client import RelayConnection
         conn = RelayConnection("127.0.0.1", relay.port, signer=self.app.profile.seat_signer())
         request = {"type": "create_table", "name": name, "seats": self.seats,
-                   "turn_seconds": self.turn, "ruleset": self.ruleset, "bots": self.bots}
+                   "turn_seconds": self.turn, "bots": self.bots}
+        if self.ruleset == DAILY_GAME:     # the day's challenge together: yacht, today's dice
+            request.update(ruleset=DAILY_RULESET, daily=True)
+        else:
+            request["ruleset"] = self.ruleset
         # pushed over the form, so a refusal or a failure comes back to it as it was typed
         self.app.push(LobbyScene(self.app, conn, lan_address(), relay.port, relay=relay, request=request))
 
@@ -478,8 +489,9 @@ class LobbyScene(Scene):
                   L.font_px(40), theme.GOLD, bold=True, align="center", shadow=True)
         draw_text(surface, self.t("lobby.share_hint", address=self.address, port=self.port, code=code),
                   L.rect((140, 138, 1000, 34)), L.font_px(20), theme.TEXT_ON_FELT, align="center")
-        info = (f"{self.t('lobby.ruleset.' + t.get('ruleset', 'bonanza'))} · "
-                f"{self.t('lobby.turn_time_value', seconds=t.get('turn_seconds') or 60)}")
+        rules = (self.t("lobby.daily_table") if t.get("daily")
+                 else self.t('lobby.ruleset.' + t.get('ruleset', 'bonanza')))
+        info = f"{rules} · {self.t('lobby.turn_time_value', seconds=t.get('turn_seconds') or 60)}"
         draw_text(surface, info, L.rect((140, 172, 1000, 30)), L.font_px(18), theme.TEXT_ON_FELT_SOFT,
                   align="center")
         if self.relay_key is not None:
