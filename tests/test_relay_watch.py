@@ -103,3 +103,27 @@ def test_only_a_finished_tables_players_can_rematch():
                 await w.rematch()
             assert e.value.code == "not_seated"
     asyncio.run(asyncio.wait_for(main(), 30))
+
+
+def test_leaving_with_a_full_sheet_keeps_the_score():
+    """A seat that has filled every box and leaves while others still play is not
+    counted as giving up (that would rank it behind everyone still playing)."""
+    async def main():
+        async with running_relay() as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.create_table("Ana", 2, 90)
+            await b.join(j["table"]["code"], "Ben")
+            await a.start()
+            first = a if a.my_turn else b
+            second = b if first is a else a
+            while not first.state.sheets[first.seat].is_complete:
+                mover = first if first.my_turn else second
+                await mover.wait_until(lambda: mover.seq == first.seq == second.seq)
+                await play_turn_step(mover)
+                await first.wait_until(lambda: first.seq == mover.seq)
+            await first.leave()
+            await second.wait_until(lambda: second.seq >= first.seq)
+            assert not second.state.has_given_up(first.seat)
+            await play_to_end([second])
+            assert [s["gave_up"] for s in second.end["standings"]] == [None, None]
+    asyncio.run(asyncio.wait_for(main(), 60))

@@ -120,9 +120,16 @@ class TableScene(GameScene):
     def watching(self) -> bool:
         return self.conn.seat is None and not self.lost()
 
+    def sheet_done(self) -> bool:
+        """This seat has filled every box: it has nothing left to give up, and giving up
+        would put it behind everyone still playing (the rules' standings)."""
+        seat = self.conn.seat
+        return seat is not None and self.state is not None and \
+            self.state.sheets[seat].is_complete
+
     def on_press(self, id):
-        if id == "give_up" and self.watching():
-            self.go_to_menu()
+        if id == "give_up" and (self.watching() or self.sheet_done()):
+            self.go_to_menu()          # leave (and keep the score): nothing to give up
             return
         if id == "give_up" and self.i_gave_up():
             self.show_left()
