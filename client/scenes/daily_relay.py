@@ -339,7 +339,7 @@ class DailyRelayScene(Scene):
             if me:
                 pygame.draw.rect(surface, theme.ACTIVE_COL, L.rect((680, y - 1, 520, 32)), border_radius=L.px(6))
             color = theme.PENDING if row["place"] == 1 else theme.INK_SOFT
-            draw_text(surface, self.t("results.place_n", n=row["place"]), L.rect((690, y, 70, 30)), L.font_px(20),
+            draw_text(surface, self.tn("results.place_n", row["place"]), L.rect((690, y, 70, 30)), L.font_px(20),
                       color, bold=True)
             name = row["name"] + (f" {self.t('lobby.you')}" if me else "")
             if places.count(row["place"]) > 1:

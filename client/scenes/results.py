@@ -276,7 +276,7 @@ class ResultsScene(Scene):
             yy = 160 + i * 62
             shared = places.count(s.place) > 1 and s.gave_up is None
             color = theme.GOLD if s.place == 1 and s.gave_up is None else theme.INK_SOFT
-            draw_text(surface, self.t("results.place_n", n=s.place), L.rect((650, yy, 60, 50)), L.font_px(30),
+            draw_text(surface, self.tn("results.place_n", s.place), L.rect((650, yy, 60, 50)), L.font_px(30),
                       color, bold=True)
             name = s.name + ("" if not shared else f" ({self.t('results.shared_place')})")
             if s.gave_up:
