@@ -205,13 +205,18 @@ class _Solver:
         return bufs
 
     # -- one chunk
-    def solve(self, states: np.ndarray) -> None:
+    def _start(self, states: np.ndarray):
+        """The chunk's buffers with every roll's best box value in place; (K, G, m, u, fl)."""
         K, G = self._buffers(len(states)).views(len(states))
         m = states[:, 0].astype(np.int64)
         u = states[:, 1].astype(np.int64)
         fl = states[:, 2].astype(np.int64)
         self._box_values(m, u, fl, K[_ROLL_ROWS], G)
         K[_PAD] = -np.inf
+        return K, G, m, u, fl
+
+    def solve(self, states: np.ndarray) -> None:
+        K, G, m, u, fl = self._start(states)
         for _ in range(MAX_ROLLS - 1):
             self._keep_chain(K, G)
             self._best_keep(K, G)
@@ -222,12 +227,7 @@ class _Solver:
         """Per state (column): the value of every keep (fewer than five dice, rows in
         ``MULTISETS`` order) with one roll left and with two rolls left.  Reads the
         table, writes nothing; the bench simulator plays from these."""
-        K, G = self._buffers(len(states)).views(len(states))
-        m = states[:, 0].astype(np.int64)
-        u = states[:, 1].astype(np.int64)
-        fl = states[:, 2].astype(np.int64)
-        self._box_values(m, u, fl, K[_ROLL_ROWS], G)
-        K[_PAD] = -np.inf
+        K, G = self._start(states)[:2]
         rows = _ROW[:FIRST_ROLL]
         self._keep_chain(K, G)
         one = K[rows].copy()

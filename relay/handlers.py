@@ -246,7 +246,12 @@ def join(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     key = _key(msg.get("key"))
     if table.daily_date is not None:       # sitting down uses the day's one attempt
         _daily_attempt(relay, conn, name, table.daily_date)
-    slot = Slot(table, name, "human", contribution, key=key, contribution_commit=commit)
+    _sit(relay, conn, table, Slot(table, name, "human", contribution, key=key,
+                                  contribution_commit=commit), rid)
+
+
+def _sit(relay: "Relay", conn: Conn, table: Table, slot: Slot, rid: Any) -> None:
+    """``slot`` takes the next seat of a lobby, on ``conn``; everyone sees the table."""
     table.slots.append(slot)
     table.reindex()
     relay.tokens[slot.token] = slot
@@ -423,13 +428,8 @@ def rematch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     if len(new.slots) >= new.nseats:
         raise Refuse("table_full", "the new table is full")
     relay.free_conn(conn)
-    seat = Slot(new, slot.name, "human", contribution, key=key, contribution_commit=commit)
-    new.slots.append(seat)
-    new.reindex()
-    relay.tokens[seat.token] = seat
-    relay.attach(conn, seat)
-    _joined(conn, new, seat, rid)
-    new.send_each({"type": "table", "table": new.info()})
+    _sit(relay, conn, new, Slot(new, slot.name, "human", contribution, key=key,
+                                contribution_commit=commit), rid)
 
 
 # ---------------------------------------------------------------- watching
