@@ -23,6 +23,7 @@ import os
 import string
 import sys
 import threading
+from datetime import date as _date, datetime as _datetime
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
@@ -30,7 +31,8 @@ __all__ = [
     "LANGUAGES", "DEFAULT_LANGUAGE", "Translator", "language_name", "normalize_language",
     "choose_language", "system_locales", "get_translator", "set_language", "current_language",
     "t", "tn", "rules_text", "all_keys", "plural_keys", "placeholders", "plural_index",
-    "lang_dir", "catalogue_path", "rules_path", "read_po", "format_decimal",
+    "lang_dir", "catalogue_path", "rules_path", "read_po", "format_decimal", "format_date",
+    "format_datetime", "format_duration",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
@@ -338,6 +340,88 @@ def format_decimal(value: float, code: str | None = None) -> str:
         whole = group.join([whole] + parts)
     sign = "-" if value < 0 and text != "0" else ""
     return sign + whole + (dec + frac if frac else "")
+
+
+# Dates and times per language, from CLDR 45 (gregorian "long" and "short" date formats, the
+# short time format and the month names), so no locale data needs to be installed: Babel's
+# 36 MB were removed for two formats.  pt-PT and pt-BR write month names in lowercase.
+_MONTHS = {
+    "en": "January February March April May June July August September October November December",
+    "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    "nl": "januari februari maart april mei juni juli augustus september oktober november december",
+    "pt-BR": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+    "pt-PT": "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+}
+_DATE_FORMATS = {  # (long, short); {d} day, {dd} two-digit day, {M}/{MM} month, {y}/{yy} year
+    "en": ("{month} {d}, {y}", "{M}/{d}/{yy}"),
+    "es": ("{d} de {month} de {y}", "{d}/{M}/{yy}"),
+    "fr": ("{d} {month} {y}", "{dd}/{MM}/{y}"),
+    "nl": ("{d} {month} {y}", "{dd}-{MM}-{y}"),
+    "pt-BR": ("{d} de {month} de {y}", "{dd}/{MM}/{y}"),
+    "pt-PT": ("{d} de {month} de {y}", "{dd}/{MM}/{yy}"),
+}
+# CLDR short time: English counts 12 hours, the others 24; the glue puts date before time.
+_TIME_GLUE = {"en": "{date}, {time}", "es": "{date}, {time}", "fr": "{date} {time}",
+              "nl": "{date} {time}", "pt-BR": "{date} {time}", "pt-PT": "{date}, {time}"}
+
+
+def _as_date(value) -> _date:
+    if isinstance(value, _datetime):
+        return value.date()
+    if isinstance(value, _date):
+        return value
+    return _date.fromisoformat(str(value).strip()[:10])
+
+
+def format_date(date_iso, code: str | None = None, width: str = "long") -> str:
+    """A date (ISO ``2026-12-01``, a longer ISO timestamp, or a ``date``) as the language
+    writes it: long ``"1 de diciembre de 2026"`` or short ``"01/12/2026"`` for lists.
+    Text that is not a date is returned as it is, so a damaged record still shows something."""
+    code = code or current_language()
+    try:
+        day = _as_date(date_iso)
+    except (TypeError, ValueError):
+        return str(date_iso)
+    long_fmt, short_fmt = _DATE_FORMATS.get(code, _DATE_FORMATS["en"])
+    month = _MONTHS.get(code, _MONTHS["en"]).split()[day.month - 1]
+    return (long_fmt if width == "long" else short_fmt).format(
+        d=day.day, dd=f"{day.day:02d}", M=day.month, MM=f"{day.month:02d}", y=day.year,
+        yy=f"{day.year % 100:02d}", month=month)
+
+
+def format_datetime(when, code: str | None = None, local: bool = True) -> str:
+    """A moment (ISO timestamp, ``Z`` allowed, or ``datetime``) as a short date and time,
+    ``"12/1/26, 3:05 PM"`` / ``"01/12/2026 15:05"``; stored UTC is shown in local time."""
+    code = code or current_language()
+    try:
+        moment = when if isinstance(when, _datetime) else \
+            _datetime.fromisoformat(str(when).strip().replace("Z", "+00:00"))
+    except (TypeError, ValueError):
+        return str(when)
+    if local and moment.tzinfo is not None:
+        moment = moment.astimezone()
+    if code == "en":
+        clock = f"{(moment.hour + 11) % 12 + 1}:{moment.minute:02d}\u202f{'AM' if moment.hour < 12 else 'PM'}"
+    else:
+        clock = f"{moment.hour:02d}:{moment.minute:02d}"
+    glue = _TIME_GLUE.get(code, _TIME_GLUE["en"])
+    return glue.format(date=format_date(moment.date(), code, "short"), time=clock)
+
+
+def format_duration(ms, code: str | None = None, decimals: int = 3) -> str:
+    """A run time ``m:ss`` with ``decimals`` digits of seconds after the language's decimal
+    mark (``2:15.310`` / ``2:15,310``), the same mark as the averages; None gives ``–``."""
+    if ms is None:
+        return "–"
+    dec = _NUMBER_MARKS.get(code or current_language(), _NUMBER_MARKS["en"])[0]
+    ms = max(0, int(round(ms)))
+    # truncated like speedrun timers, so 59.96 s never reads "0:60.0"
+    unit = 10 ** (3 - decimals)
+    minutes, rest = divmod(ms, 60_000)
+    seconds, frac = divmod(rest, 1000)
+    text = f"{minutes}:{seconds:02d}"
+    return text + (f"{dec}{frac // unit:0{decimals}d}" if decimals > 0 else "")
 
 
 def _catalogue(code: str) -> _Catalogue:

@@ -4,6 +4,7 @@ time in the log), store problems shown as toasts, and the Records scene."""
 from __future__ import annotations
 
 import os
+import re
 
 import pygame
 import pytest
@@ -466,3 +467,32 @@ def test_verify_with_no_saved_games_says_so(app):
     assert app.scene.focus_id == "path" and lang.t("verify.no_games") in shown_texts(app)
     key(app, pygame.K_RETURN)                      # nothing chosen, nothing typed: stays
     assert type(app.scene).__name__ == "VerifyScene"
+
+
+@pytest.mark.parametrize("code", ["fr", "pt-BR"])
+def test_dates_and_run_times_are_shown_in_the_players_language(app, code):
+    """No ISO date and no decimal point on the records, verify and daily screens."""
+    from client.scenes.daily import DailyScene
+    from client.scenes.records import RecordsScene
+    from client.scenes.verify import VerifyScene
+    store = populate(app)
+    lang.set_language(code)
+    app.push(RecordsScene(app))
+    texts = shown_texts(app)
+    rec = app.scene.entries[0]
+    assert i18n.format_duration(rec.duration_ms, code) in texts and "," in i18n.format_duration(rec.duration_ms, code)
+    app.scene.tab = "history"
+    app.scene.reload()
+    texts = shown_texts(app)
+    games = store.history(200)
+    assert i18n.format_date(games[0].played_at, code, "short") in texts
+    assert not [t for t in texts if re.search(r"\d{4}-\d\d-\d\d|\d:\d\d\.\d", t)], texts
+    app.pop()
+    app.push(VerifyScene(app))
+    texts = shown_texts(app)
+    assert i18n.format_datetime(games[0].played_at, code) in texts
+    assert not [t for t in texts if re.search(r"\d{4}-\d\d-\d\d|\d:\d\d\.\d", t)], texts
+    app.pop()
+    app.push(DailyScene(app))
+    texts = shown_texts(app)
+    assert lang.t("daily.date", date=i18n.format_date(app.scene.date, code)) in texts

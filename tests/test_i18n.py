@@ -463,3 +463,48 @@ def test_french_punctuation_keeps_its_no_break_space():
                             i18n.rules_path("fr").read_text(encoding="utf-8").splitlines()]
     bad = [(key, text) for key, text in texts if re.search(r" [;:!?»]|« ", text)]
     assert not bad, bad
+
+
+# ------------------------------------------------------------------ dates and run times
+
+@pytest.mark.parametrize("code, long, short", [
+    ("en", "December 1, 2026", "12/1/26"), ("es", "1 de diciembre de 2026", "1/12/26"),
+    ("fr", "1 décembre 2026", "01/12/2026"), ("nl", "1 december 2026", "01-12-2026"),
+    ("pt-BR", "1 de dezembro de 2026", "01/12/2026"), ("pt-PT", "1 de dezembro de 2026", "01/12/26")])
+def test_dates_are_written_as_the_language_does(code, long, short):
+    assert i18n.format_date("2026-12-01", code) == long
+    assert i18n.format_date("2026-12-01T23:59:59.000Z", code, "short") == short
+
+
+def test_format_date_uses_the_current_language_and_keeps_what_is_not_a_date():
+    i18n.set_language("fr")
+    assert i18n.format_date("2027-08-15") == "15 août 2027"
+    assert i18n.format_date("not a date", "es") == "not a date"
+
+
+@pytest.mark.parametrize("code, text", [
+    ("en", "12/1/26, 3:05\u202fPM"), ("fr", "01/12/2026 15:05"), ("nl", "01-12-2026 15:05"),
+    ("es", "1/12/26, 15:05"), ("pt-BR", "01/12/2026 15:05")])
+def test_date_and_time_of_a_game(code, text):
+    assert i18n.format_datetime("2026-12-01T15:05:42.120Z", code, local=False) == text
+
+
+def test_stored_utc_is_shown_in_local_time(monkeypatch):
+    if not hasattr(__import__("time"), "tzset"):
+        pytest.skip("time.tzset is POSIX only")
+    import time
+    monkeypatch.setenv("TZ", "UTC-2")      # POSIX sign: two hours east of UTC
+    time.tzset()
+    try:
+        assert i18n.format_datetime("2026-12-31T23:30:00Z", "nl") == "01-01-2027 01:30"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize("code, ms, decimals, text", [
+    ("en", 135310, 3, "2:15.310"), ("fr", 135310, 3, "2:15,310"), ("pt-BR", 135310, 1, "2:15,3"),
+    ("es", 59960, 1, "0:59,9"), ("nl", 3_725_004, 3, "62:05,004"), ("en", 0, 1, "0:00.0"),
+    ("de-XX", 1500, 1, "0:01.5"), ("fr", None, 3, "–")])
+def test_run_times_use_the_decimal_mark_of_the_averages(code, ms, decimals, text):
+    assert i18n.format_duration(ms, code, decimals) == text

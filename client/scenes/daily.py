@@ -9,6 +9,7 @@ seed, enforces one attempt per name and keeps the leaderboard
 from __future__ import annotations
 
 from .. import theme
+from ..i18n import format_date
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 from .daily_relay import DEFAULT_HOST, last_relay
@@ -93,7 +94,7 @@ class DailyScene(Scene):
         self.draw_title(surface, self.t(self.title_key), y=18)
         # left: the offline daily
         shadowed_panel(surface, L.rect((60, 92, 560, 470)), theme.PAPER, L.px(16), L.px(6))
-        draw_text(surface, self.t("daily.date", date=self.date), L.rect((84, 108, 512, 44)), L.font_px(26),
+        draw_text(surface, self.t("daily.date", date=format_date(self.date)), L.rect((84, 108, 512, 44)), L.font_px(26),
                   theme.INK, bold=True, align="center")
         y = 164
         for key in ("daily.explain", "daily.one_attempt", "daily.ruleset"):

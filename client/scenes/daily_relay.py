@@ -20,6 +20,7 @@ import pygame
 from core import dice as dice_mod
 from core.settings import DEFAULT_PORT, MAX_NAME
 from .. import theme
+from ..i18n import format_date
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 from .table import TableScene
@@ -227,7 +228,7 @@ class DailyRelayScene(Scene):
         if record is not None:
             remove_pending(self.app, self.host, self.port, date, msg.get("name", self.name))
             self.saved_dates.append(date)
-            self.app.show(self.t("daily.relay.log_saved", date=date), "good")
+            self.app.show(self.t("daily.relay.log_saved", date=format_date(date)), "good")
 
     def start_game(self) -> None:
         self.starting = False
@@ -262,7 +263,7 @@ class DailyRelayScene(Scene):
         self.draw_title(surface, self.t(self.title_key), y=12)
         sub = self.t("daily.relay.server", host=self.host, port=self.port)
         if self.date:
-            sub = f"{self.t('daily.date', date=self.date)} · {sub}"
+            sub = f"{self.t('daily.date', date=format_date(self.date))} · {sub}"
         draw_text(surface, sub, L.rect((80, 62, 1120, 32)), L.font_px(20), theme.TEXT_ON_FELT_SOFT, align="center")
         left = L.rect((60, 104, 560, 330))
         right = L.rect((660, 104, 560, 330))
@@ -313,7 +314,7 @@ class DailyRelayScene(Scene):
                       L.rect((90, 224, 500, 34)), L.font_px(22), theme.INK, bold=True, align="center")
         date = self.date or ""
         key = "daily.relay.log_saved" if date in self.saved_dates else "daily.relay.log_later"
-        draw_wrapped(surface, self.t(key, date=date), L.rect((96, 266, 488, 64)), L.font_px(17),
+        draw_wrapped(surface, self.t(key, date=format_date(date)), L.rect((96, 266, 488, 64)), L.font_px(17),
                      theme.INK_SOFT, align="center")
         self.draw_fingerprint(surface, 330, px=18)
 
@@ -363,7 +364,7 @@ class DailyRelayScene(Scene):
             seed, commit = day.get("seed"), day.get("commitment")
             ok = bool(seed) and dice_mod.commitment(bytes(seed)) == commit
             mark = "✔" if ok else "✖"      # the revealed seed matches the fingerprint shown that day
-            draw_text(surface, f"{mark} {day.get('date', '?')}", L.rect((84, y, 300, 24)), L.font_px(17),
+            draw_text(surface, f"{mark} {format_date(day.get('date', '?'))}", L.rect((84, y, 300, 24)), L.font_px(17),
                       theme.OK if ok else theme.BAD, bold=True)
             board = day.get("leaderboard") or []
             if board:
@@ -399,7 +400,7 @@ class DailyRelayGameScene(TableScene):
         from .game import GameScene
         GameScene.draw_top_bar(self, surface)
         L = self.layout
-        draw_text(surface, self.t("daily.date", date=self.date), L.rect((self.cx, 22, self.half, 40)),
+        draw_text(surface, self.t("daily.date", date=format_date(self.date)), L.rect((self.cx, 22, self.half, 40)),
                   L.font_px(20), theme.GOLD, bold=True, align="right")
         if self.conn.status != "connected":
             draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),

@@ -17,7 +17,7 @@ from .. import actions as A
 from .. import fonts, lang, sprites, theme
 from ..actions import Action
 from ..dice_view import DiceView
-from ..i18n import format_decimal
+from ..i18n import format_decimal, format_duration
 from ..sheet_view import SheetView
 from ..store.records import new_solo_match
 from ..turn_input import TurnInput
@@ -36,8 +36,7 @@ def short_hex(b: bytes | None, n: int = 24) -> str:
 
 
 def format_time(seconds: float) -> str:
-    m, s = divmod(max(0.0, seconds), 60)
-    return f"{int(m)}:{s:04.1f}"
+    return format_duration(max(0.0, seconds) * 1000, lang.current(), decimals=1)
 
 
 def verdict_options(advice, limit: int = 3) -> list[tuple]:

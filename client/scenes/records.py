@@ -62,7 +62,9 @@ def seed_cell(rec) -> str:
 
 
 def game_date(rec) -> str:
-    return rec.date or (rec.played_at or "")[:10] or "–"
+    from client.i18n import format_date
+    when = rec.date or (rec.played_at or "")[:10]
+    return format_date(when, lang.current(), "short") if when else "–"
 
 
 def board_modes(category: str) -> tuple[str, ...]:
@@ -388,7 +390,10 @@ class RecordsScene(Scene):
             draw_text(surface, self.t("history.empty"), L.rect((LIST_X, 330, LIST_W, 40)), L.font_px(22),
                       theme.INK_SOFT, align="center")
             return
-        from ..store.records import format_duration
+        from ..i18n import format_duration as _duration
+
+        def format_duration(ms):
+            return _duration(ms, lang.current())
         mouse = self.app.mouse
         for i in range(min(VISIBLE, len(self.entries) - self.top)):
             idx = self.top + i

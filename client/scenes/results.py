@@ -120,8 +120,9 @@ class ResultsScene(Scene):
         """The run time as stored in the log (``m:ss.mmm``), else the scene's timer."""
         ms = getattr(self.record, "duration_ms", None)
         if ms is not None:
-            from ..store.records import format_duration
-            return format_duration(ms)
+            from ..i18n import format_duration
+            from .. import lang
+            return format_duration(ms, lang.current())
         return format_time(self.elapsed or 0.0)
 
     def is_new_best(self) -> bool:

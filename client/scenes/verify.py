@@ -174,7 +174,11 @@ class VerifyScene(Scene):
         self.draw_games(surface)
 
     def draw_games(self, surface) -> None:
-        from ..store.records import format_duration
+        from .. import lang
+        from ..i18n import format_datetime, format_duration as _duration
+
+        def format_duration(ms):
+            return _duration(ms, lang.current())
         from .records import game_date
         L = self.layout
         card = L.rect((240, 312, 800, 306))
@@ -198,7 +202,7 @@ class VerifyScene(Scene):
                 pygame.draw.rect(surface, ring, row, max(2, L.px(3)), border_radius=L.px(6))
             elif row.collidepoint(mouse):
                 pygame.draw.rect(surface, theme.PAPER_SHADE, row, border_radius=L.px(6))
-            when = f"{game_date(rec)} {(rec.played_at or '')[11:16]}".strip()
+            when = format_datetime(rec.played_at, lang.current()) if rec.played_at else game_date(rec)
             cells = (when, self.t(f"records.cat.{rec.category or rec.mode}"),
                      self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score),
                      format_duration(rec.duration_ms), self.t(f"history.status.{rec.status}"))
