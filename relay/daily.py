@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS attempts (
 """
 # Columns added after the first release (old databases get them on open).
 _ADDED = (("address", "TEXT"),)
+_ADDED_DAYS = (("par", "INTEGER"),)
 
 # Letters that look alike in common fonts, mapped to one (after NFKC and case folding);
 # a subset of Unicode's confusables (UTS #39) covering Latin, Cyrillic and Greek names.
@@ -56,6 +57,10 @@ class DailyStore:
         for column, kind in _ADDED:
             if column not in have:
                 self.db.execute(f"ALTER TABLE attempts ADD COLUMN {column} {kind}")
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(days)")}
+        for column, kind in _ADDED_DAYS:
+            if column not in have:
+                self.db.execute(f"ALTER TABLE days ADD COLUMN {column} {kind}")
         # Attempts still open belong to games a previous run of the relay held in memory:
         # they can never end now, so they end as lost (and their days can close).
         self.db.execute("UPDATE attempts SET gave_up = 'lost' "
@@ -133,11 +138,27 @@ class DailyStore:
     def closed_days(self, today: str, limit: int = 7) -> list[dict]:
         """Past days whose every attempt has ended, newest first, with their seeds."""
         rows = self.db.execute(
-            "SELECT date, seed FROM days WHERE date < ? AND NOT EXISTS (SELECT 1 FROM attempts "
-            "WHERE attempts.date = days.date AND score IS NULL AND gave_up IS NULL) "
+            "SELECT date, seed, par FROM days WHERE date < ? AND NOT EXISTS (SELECT 1 FROM "
+            "attempts WHERE attempts.date = days.date AND score IS NULL AND gave_up IS NULL) "
             "ORDER BY date DESC LIMIT ?", (today, limit)).fetchall()
-        return [{"date": d, "seed": bytes(s), "commitment": dice_mod.commitment(bytes(s)),
-                 "leaderboard": self.leaderboard(d)} for d, s in rows]
+        out = []
+        for d, s, par in rows:
+            if par is None:
+                par = self._par(d, bytes(s))
+            out.append({"date": d, "seed": bytes(s), "commitment": dice_mod.commitment(bytes(s)),
+                        "leaderboard": self.leaderboard(d), "par": par})
+        return out
+
+    def _par(self, date: str, seed: bytes) -> int | None:
+        """The day's par: what the optimal bot scores on the day's dice (a one-seat game
+        on the day's key), worked out once the seed may be known and kept."""
+        try:
+            from core.simulate import simulate
+            par = simulate("yacht", ["optimal"], seed).state.total(0)
+        except Exception:   # the advisor's table is not there yet: next time
+            return None
+        self.db.execute("UPDATE days SET par = ? WHERE date = ?", (par, date))
+        return par
 
     def log_file(self, date: str, name: str) -> str | None:
         row = self.db.execute("SELECT log_file FROM attempts WHERE date = ? AND name_key = ?",

@@ -83,3 +83,25 @@ def test_leaving_a_daily_lobby_uses_the_attempt_but_does_not_seal_the_day():
             await a.leave()
             assert relay.daily.open_attempts("2024-06-01") == 0
     run(main())
+
+
+def test_a_closed_days_par_is_the_optimal_bots_score_on_the_days_dice():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a = await connect(relay)
+            await a.daily_play("Ana")
+            await play_to_end([a])
+            clock.date = "2024-06-02"
+            day = (await a.daily_info())["closed"][0]
+            from core.simulate import simulate
+            from core.match import Match
+            from core.game import Seat
+            solo = simulate("yacht", ["optimal"], day["seed"])
+            # the same dice as a daily attempt of that day: the par is played on them
+            m = Match.create_day("2024-06-01", [Seat("x")], day["seed"])
+            m.roll()
+            assert m.log.records[0]["move"]["dice"] == solo.log.records[0]["move"]["dice"]
+            assert day["par"] == solo.state.total(0)
+            assert (await a.daily_info())["closed"][0]["par"] == day["par"]    # kept
+    run(main())

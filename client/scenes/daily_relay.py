@@ -367,10 +367,15 @@ class DailyRelayScene(Scene):
             draw_text(surface, f"{mark} {format_date(day.get('date', '?'))}", L.rect((84, y, 300, 24)), L.font_px(17),
                       theme.OK if ok else theme.BAD, bold=True)
             board = day.get("leaderboard") or []
+            parts = []
             if board:
-                best = self.t("daily.relay.day_best", name=board[0]["name"], score=board[0]["score"])
-                draw_text(surface, best, L.rect((700, y, 496, 24)), L.font_px(16), theme.TEXT_ON_FELT_SOFT,
-                          align="right")
+                parts.append(self.t("daily.relay.day_best", name=board[0]["name"],
+                                    score=board[0]["score"]))
+            if isinstance(day.get("par"), int):    # the optimal bot on the day's dice
+                parts.append(self.t("daily.relay.par", score=day["par"]))
+            if parts:
+                draw_text(surface, " · ".join(parts), L.rect((500, y, 696, 24)), L.font_px(16),
+                          theme.TEXT_ON_FELT_SOFT, align="right")
             text = self.t("daily.relay.seed", seed=group_hex(seed, 64)[0])
             draw_text(surface, text, L.rect((108, y + 23, 1088, 24)), L.font_px(16), theme.TEXT_ON_FELT)
 
