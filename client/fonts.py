@@ -36,13 +36,49 @@ def forget() -> None:
     _text.clear()
 
 
+# DejaVu Sans has no Chinese or Japanese: such a character would be drawn as an empty box, so
+# names stored before fields refused them are drawn with U+FFFD instead.  pygame.font cannot
+# tell (its metrics() gives the box's metrics); pygame.freetype's get_metrics() gives None.
+REPLACEMENT = "\ufffd"
+_coverage: dict[tuple[str, bool], bool] = {}
+_ft_fonts: dict[bool, object] = {}
+
+
+def can_draw(ch: str, bold: bool = False) -> bool:
+    """Whether the shipped font has a glyph for the character ``ch``."""
+    if ch.isascii():
+        return True
+    known = _coverage.get((ch, bold))
+    if known is None:
+        face = _ft_fonts.get(bold)
+        if face is None:
+            import pygame.freetype
+            if not pygame.freetype.get_init():
+                pygame.freetype.init()
+            face = _ft_fonts[bold] = pygame.freetype.Font(str(theme.FONT_BOLD if bold else theme.FONT_REGULAR), 16)
+        known = _coverage[(ch, bold)] = face.get_metrics(ch)[0] is not None
+    return known
+
+
+def missing(text: str) -> str:
+    """The characters of ``text`` that the regular or the bold font cannot draw."""
+    return "".join(dict.fromkeys(c for c in text if not (can_draw(c) and can_draw(c, True))))
+
+
+def drawable(text: str, bold: bool = False) -> str:
+    """``text`` with each character the font lacks replaced by :data:`REPLACEMENT`."""
+    if text.isascii():
+        return text
+    return "".join(c if can_draw(c, bold) else REPLACEMENT for c in text)
+
+
 def text_width(text: str, px: int, bold: bool = False) -> int:
     return _width(text, max(6, int(px)), bold)
 
 
 @lru_cache(maxsize=8192)
 def _width(text: str, px: int, bold: bool) -> int:
-    return font(px, bold).size(text)[0]
+    return font(px, bold).size(drawable(text, bold))[0]
 
 
 def render(text: str, px: int, color, bold: bool = False) -> pygame.Surface:
@@ -52,7 +88,7 @@ def render(text: str, px: int, color, bold: bool = False) -> pygame.Surface:
     if surf is None:
         if len(_text) > _TEXT_CACHE_MAX:
             _text.clear()
-        surf = font(px, bold).render(text, True, color)
+        surf = font(px, bold).render(drawable(text, bold), True, color)
         _text[key] = surf
     return surf
 

@@ -149,12 +149,17 @@ class TextField(Widget):
     def at(self) -> int:
         return len(self.value) if self.caret is None else max(0, min(len(self.value), self.caret))
 
-    def type(self, text: str) -> None:
-        """Insert at the caret; what would pass ``max_len`` is not taken (the same limit everywhere)."""
+    def type(self, text: str) -> str:
+        """Insert at the caret; what would pass ``max_len`` is not taken (the same limit everywhere),
+        nor characters the font cannot draw, which are returned so the scene can say why."""
+        refused = fonts.missing(text)
+        if refused:
+            text = "".join(c for c in text if c not in refused)
         i = self.at()
         text = text[: max(0, self.max_len - len(self.value))]
         self.value = self.value[:i] + text + self.value[i:]
         self.caret = i + len(text)
+        return refused
 
     def backspace(self) -> None:
         i = self.at()

@@ -119,8 +119,8 @@ class Scene:
             self.focus_id = action.arg
         elif n == A.TEXT:
             w = self.widget(self.focus_id)
-            if isinstance(w, TextField):
-                w.type(action.arg)
+            if isinstance(w, TextField) and w.type(action.arg):
+                self.app.show(self.t("common.unsupported_chars"), "error")
         elif n == A.BACKSPACE:
             w = self.widget(self.focus_id)
             if isinstance(w, TextField):
