@@ -317,3 +317,17 @@ def test_daily_screens_fit_in_six_languages(app, artifacts):
     app.step()
     assert sc.my_place() == (2, 9)
     assert sc.conn.sent[0] == {"type": "daily_info", "name": "Ana", "rid": "daily_info"}
+
+
+def test_play_with_others_opens_a_daily_table_on_the_same_relay(relay, app, artifacts):
+    r, clock = relay
+    info = open_relay_daily(app, r.port, by_mouse=False)
+    from client.actions import Action
+    assert info.enabled(Action("press", "together"))
+    click_widget(app, "together")
+    lobby = app.scene
+    assert type(lobby).__name__ == "LobbyScene"
+    step_until(app, lambda: lobby.table is not None, what="the daily table")
+    assert lobby.table["daily"] and lobby.table["ruleset"] == "yacht"
+    assert lobby.table["players"][0]["name"] == info.name
+    app.screenshot(artifacts / "client_daily_table_lobby.png")

@@ -127,8 +127,10 @@ class DailyRelayScene(Scene):
         self.asked_logs: set[str] = set()
         self.saved_dates: list[str] = []
         if result is None:
-            self.button("play", (380, 600, 320, 56), lambda: self.t("daily.relay.play_as", name=self.name), size=21)
-            self.button("back", (720, 600, 200, 56), lambda: self.t("common.back"), style="secondary", size=21)
+            self.button("play", (190, 600, 320, 56), lambda: self.t("daily.relay.play_as", name=self.name), size=21)
+            self.button("together", (530, 600, 320, 56), lambda: self.t("daily.relay.together"),
+                        style="secondary", size=21)
+            self.button("back", (870, 600, 220, 56), lambda: self.t("common.back"), style="secondary", size=21)
             self.focus_id = "play"
         else:
             self.button("back", (490, 600, 300, 56), lambda: self.t("results.back_to_menu"),
@@ -144,15 +146,31 @@ class DailyRelayScene(Scene):
         return self.refused or bool(self.info and self.info.get("played"))
 
     def button_enabled(self, id):
-        if id == "play":
-            return (self.info is not None and not self.starting and self.conn.status == "connected")
+        if id in ("play", "together"):
+            # Play stays pressable after the day's attempt: the relay's refusal says why
+            return (self.info is not None and not self.starting and self.conn.status == "connected"
+                    and (id == "play" or not self.played()))
         return True
 
     def on_press(self, id):
         if id == "play":
             self.play()
+        elif id == "together":
+            self.together()
         elif id == "back":
             self.back()
+
+    def together(self) -> None:
+        """Open a daily table on this relay: friends join by its code (or find it on the
+        network); each one sitting down uses their attempt; empty seats go to bots."""
+        from core.game import MAX_SEATS
+        from core.settings import DAILY_RULESET, DEFAULT_TURN_SECONDS
+        from relay.client import RelayConnection
+        from .lobby import LobbyScene
+        conn = RelayConnection(self.host, self.port, signer=self.app.profile.seat_signer())
+        self.app.push(LobbyScene(self.app, conn, self.host, self.port, request={
+            "type": "create_table", "name": self.name, "seats": MAX_SEATS,
+            "turn_seconds": DEFAULT_TURN_SECONDS, "ruleset": DAILY_RULESET, "daily": True}))
 
     def play(self) -> None:
         if self.starting:
