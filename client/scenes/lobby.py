@@ -476,7 +476,11 @@ class LobbyScene(Scene):
         L = self.layout
         self.draw_background(surface)
         t = self.table
-        title = self.t("lobby.host_title") if self.relay else self.t("lobby.join_title")
+        if t is not None and t.get("daily"):
+            title = self.t("daily.title")
+        else:
+            hosting = self.relay is not None or (t is not None and self.is_host())
+            title = self.t("lobby.host_title") if hosting else self.t("lobby.join_title")
         self.draw_title(surface, title, y=14)
         if t is None:
             msg = self.t("lobby.connecting", host=self.address, port=self.port)
