@@ -105,3 +105,37 @@ def test_a_closed_days_par_is_the_optimal_bots_score_on_the_days_dice():
             assert day["par"] == solo.state.total(0)
             assert (await a.daily_info())["closed"][0]["par"] == day["par"]    # kept
     run(main())
+
+
+def test_a_solo_attempt_first_keeps_that_player_from_a_daily_table():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a, b = await connect(relay), await connect(relay)
+            await b.daily_play("Ben")                       # Ben played alone first
+            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
+                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            c = await connect(relay)
+            with pytest.raises(RelayError) as e:
+                await c.join(j["table"]["code"], "Ben")
+            assert e.value.code == "daily_already_played"
+    run(main())
+
+
+def test_the_clock_plays_an_absent_seat_at_a_daily_table():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
+                                 "turn_seconds": 30, "ruleset": "yacht", "daily": True})
+            await b.join(j["table"]["code"], "Ben")
+            await a.start()
+            await a.wait_until(lambda: a.header is not None)
+            active = a.state.active
+            clock.advance(31)                                # nobody moves for a whole turn
+            await a.wait_until(lambda: a.state.active != active)
+            autos = [r["move"] for r in a.records]
+            assert autos and all(m.get("auto") for m in autos if m["type"] != "give_up")
+            assert autos[-1]["type"] == "write" and autos[-1]["seat"] == active
+    run(main())
