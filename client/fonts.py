@@ -34,6 +34,7 @@ def forget() -> None:
     opened afterwards in the same process (the tests) must make its own."""
     _fonts.clear()
     _text.clear()
+    _ft_fonts.clear()
 
 
 # DejaVu Sans has no Chinese or Japanese: such a character would be drawn as an empty box, so
@@ -50,9 +51,9 @@ def can_draw(ch: str, bold: bool = False) -> bool:
         return True
     known = _coverage.get((ch, bold))
     if known is None:
+        import pygame.freetype
         face = _ft_fonts.get(bold)
-        if face is None:
-            import pygame.freetype
+        if face is None or not pygame.freetype.get_init():   # pygame.quit() kills old faces
             if not pygame.freetype.get_init():
                 pygame.freetype.init()
             face = _ft_fonts[bold] = pygame.freetype.Font(str(theme.FONT_BOLD if bold else theme.FONT_REGULAR), 16)
