@@ -23,7 +23,7 @@ MAGIC = b"BONANZA-LOG\n"
 FORMAT_VERSION = 1
 CHAIN_TAG = b"bonanza/log/v1"
 MAX_LOG_BYTES = 4 * 1024 * 1024   # a full 4-seat game is a few kilobytes
-MODES = ("solo", "table", "daily")
+MODES = ("solo", "table", "daily", "ranked")
 
 
 class LogError(Exception):
@@ -125,13 +125,16 @@ class GameLog:
     tracked by the collector.  A log read back keeps the dicts it decoded anyway.
     """
 
-    __slots__ = ("header", "end", "encoded", "_dicts", "_last_chain", "signer")
+    __slots__ = ("header", "end", "encoded", "_dicts", "_last_chain", "signer", "stamp")
 
     def __init__(self, header: dict, records: Iterable[dict] = (), end: dict | None = None,
-                 *, keep_dicts: bool = True, signer=None):
+                 *, keep_dicts: bool = True, signer=None, stamp=None):
         self.header = header
         self.end = end
         self.signer = signer          # a relay's core.signing.Signer: every record is signed
+        # A ranked run's relay stamps every record with its own clock (``at``: ms since
+        # the run began); the caller's callable reads that clock, core reads none.
+        self.stamp = stamp
         self.encoded: list[bytes] = []
         self._dicts: list[dict] | None = [] if keep_dicts else None
         self._last_chain: bytes | None = None
@@ -184,6 +187,8 @@ class GameLog:
         keeps key order; tests compare with ``move_record``).
         """
         rec = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
+        if self.stamp is not None:
+            rec["at"] = int(self.stamp())
         if intent is not None:
             rec["intent"] = intent
         body = _pack(rec)

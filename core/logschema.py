@@ -18,14 +18,15 @@ class FormatError(ValueError):
     """A log that is not in the exact format; ``where`` names the record."""
 
 
-MODES = ("solo", "table", "daily")
+MODES = ("solo", "table", "daily", "ranked")
+MAX_AT = 24 * 3600 * 1000          # ms: a record's relay time in a ranked run
 MAX_META_KEYS = 16
 MAX_TEXT = 200            # any free-form text in ``meta``
 MAX_MOVES = 13 * 5 * MAX_SEATS + MAX_SEATS   # every roll, write and give-up a game can hold
 
 _HEADER = {"kind", "format", "version", "mode", "ruleset", "seats", "first_seat", "settings",
            "dice", "meta", "signing", "chain"}
-_MOVE_RECORD = {"kind", "seq", "move", "state", "intent", "chain", "sig"}
+_MOVE_RECORD = {"kind", "seq", "move", "state", "at", "intent", "chain", "sig"}
 _END = {"kind", "seq", "reveal", "totals", "standings", "meta", "chain", "sig"}
 _MOVES = {"roll": {"type", "seat", "hold", "dice", "auto"},
           "write": {"type", "seat", "box", "auto"},
@@ -75,7 +76,7 @@ def check_header(h: Any) -> None:
     w = "the header"
     _keys(w, h, _HEADER, _HEADER - {"signing"})
     _field(w, "version", _int(h["version"]), "a whole number")
-    _field(w, "mode", h["mode"] in MODES, "solo, table or daily")
+    _field(w, "mode", h["mode"] in MODES, "solo, table, daily or ranked")
     _field(w, "ruleset", h["ruleset"] in RULESETS, " or ".join(RULESETS))
     seats = h["seats"]
     _field(w, "seats", isinstance(seats, list) and 1 <= len(seats) <= MAX_SEATS,
@@ -92,7 +93,9 @@ def check_header(h: Any) -> None:
             _field(sw, "policy", s["policy"] is None, "empty for a person")
     _field(w, "first_seat", _int(h["first_seat"]) and 0 <= h["first_seat"] < len(seats),
            "one of the seats")
-    settings = _keys("the header's settings", h["settings"], {"turn_seconds"}, set())
+    settings = _keys("the header's settings", h["settings"], {"turn_seconds", "hints"}, set())
+    if "hints" in settings:
+        _field(w, "settings.hints", type(settings["hints"]) is bool, "true or false")
     if "turn_seconds" in settings:
         _field(w, "settings.turn_seconds", settings["turn_seconds"] in TURN_SECONDS
                and _int(settings["turn_seconds"]), " / ".join(map(str, TURN_SECONDS)))
@@ -128,6 +131,9 @@ def check_header(h: Any) -> None:
         _field(w, "dice.scheme", scheme == "commit", f"commit in a {h['mode']} game")
     if scheme == "public":
         _field(w, "seats", len(seats) == 1, "one seat in an offline daily")
+    if h["mode"] == "ranked":       # the relay deals, times and signs a ranked run
+        _field(w, "seats", len(seats) == 1, "one seat in a ranked run")
+        _field(w, "signing", "signing" in h, "present: a ranked run is signed by its relay")
     _meta(w, h["meta"])
     if "signing" in h:
         sg = _keys("the header's signing", h["signing"], {"relay", "seats"}, {"relay", "seats"})
@@ -144,6 +150,8 @@ def check_move_record(rec: Any, nseats: int) -> None:
     _keys(w, rec, _MOVE_RECORD, {"kind", "seq", "move", "state", "chain"})
     _field(w, "seq", _int(rec["seq"]) and 1 <= rec["seq"] <= MAX_MOVES, "a move number")
     _field(w, "state", _bin(rec["state"], 16), "a 16-byte state hash")
+    if "at" in rec:
+        _field(w, "at", _int(rec["at"]) and 0 <= rec["at"] <= MAX_AT, "milliseconds of the run")
     _field(w, "chain", _bin(rec["chain"], 32), "32 bytes")
     if "sig" in rec:
         _field(w, "sig", _bin(rec["sig"], 64), "a 64-byte signature")
@@ -198,7 +206,16 @@ def check_log(log) -> None:
     n = len(log.header["seats"])
     if len(log) > MAX_MOVES:
         raise FormatError(f"the game has {len(log)} moves, more than any game can have")
+    ranked = log.header["mode"] == "ranked"
+    last_at = 0
     for rec in log.records:
         check_move_record(rec, n)
+        # a ranked run's records all carry the relay's time, never going back; no other
+        # game's do
+        _field(f"move {rec['seq']}", "at", ("at" in rec) == ranked,
+               "present in a ranked run only")
+        if ranked:
+            _field(f"move {rec['seq']}", "at", rec["at"] >= last_at, "never earlier than before")
+            last_at = rec["at"]
     if log.end is not None:
         check_end(log.end, n)

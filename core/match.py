@@ -66,10 +66,12 @@ class Match:
     def create(cls, ruleset: str, seats: Sequence[Seat], seed: bytes, mode: str = "table",
                contributions: Sequence[bytes | None] | None = None,
                settings: dict | None = None, meta: dict | None = None,
-               signer=None, seat_keys: Sequence[bytes | None] | None = None) -> "Match":
+               signer=None, seat_keys: Sequence[bytes | None] | None = None,
+               stamp=None) -> "Match":
         """A committed-seed game: ``seed`` is secret until ``finish``.  With ``signer`` (a
         relay's ``core.signing.Signer``) every record is signed, and ``seat_keys`` names
-        the public key each human seat signs its intents with."""
+        the public key each human seat signs its intents with; ``stamp`` (a ranked run)
+        gives each record's time in ms."""
         if contributions is None:
             contributions = [None] * len(seats)
         contributions = [None if c is None else bytes(c) for c in contributions]
@@ -82,7 +84,7 @@ class Match:
         header = make_header(setup, mode, {"scheme": "commit", "commit": dice_mod.commitment(seed),
                                            "contributions": contributions}, settings, meta,
                              signing)
-        return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer),
+        return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer, stamp=stamp),
                    {"seed": bytes(seed)})
 
     @classmethod

@@ -97,6 +97,12 @@ def verify_log(log: GameLog) -> Verdict:
     expected_standings = [s.to_dict() for s in standings(final)]
     if end.get("standings") != expected_standings:
         raise _fail("standings", "the final standings do not follow from the game")
+    if log.header["mode"] == "ranked":
+        # the run's time is the relay's: the last record's stamp
+        last = log.records[-1]["at"] if log.records else 0
+        if (end.get("meta") or {}).get("duration_ms") != last:
+            raise _fail("time", f"the run's time {(end.get('meta') or {}).get('duration_ms')} "
+                                f"ms is not the relay's {last} ms")
     signed = _check_signatures(log)
     summary = ", ".join(f"{s['place']}. {s['name']} {s['total']}" for s in expected_standings)
     return Verdict(True, "ok", f"every die, move and total checks out ({summary})", log, states,

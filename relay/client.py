@@ -156,11 +156,11 @@ class RelayClient:
     def _signed(self, msg: dict) -> dict:
         """Our key on every seat we take, our signature on every intent."""
         kind = msg.get("type")
-        if kind in ("create_table", "join", "daily_play", "rematch"):
+        if kind in ("create_table", "join", "daily_play", "rematch", "ranked_play"):
             msg = dict(msg)
             msg.setdefault("key", self.signer.public)
             self.took_seat = msg["key"] == self.signer.public
-            if kind == "daily_play":
+            if kind in ("daily_play", "ranked_play"):
                 self.contribution = None
             elif "contribution" in msg:        # an old-style client: sent in the clear
                 self.contribution = msg["contribution"]
@@ -421,6 +421,13 @@ class RelayClient:
 
     async def leave(self) -> dict:
         return await self.request({"type": "leave"})
+
+    async def ranked_play(self, name: str, ruleset: str = "bonanza", hints: bool = False) -> dict:
+        """A ranked solo run: the relay deals, times and signs it."""
+        joined = await self.request({"type": "ranked_play", "name": name, "ruleset": ruleset,
+                                     "hints": hints})
+        await self.wait_until(lambda: self.header is not None)
+        return joined
 
     async def rematch(self) -> dict:
         """Play again with the same seats, rules and clock (``joined`` the new table)."""

@@ -391,6 +391,45 @@ def give_up(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     _refused(table.give_up(slot.index, "gave_up", conn, rid, intent))
 
 
+# ---------------------------------------------------------------- ranked runs
+def ranked_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    """A ranked solo run: the relay draws a fresh committed seed for this attempt, counts
+    it, deals the dice, stamps every move with its own clock and signs the log."""
+    relay.free_conn(conn)
+    name = _name(msg.get("name"))
+    ruleset = msg.get("ruleset", DEFAULT_RULESET)
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
+        raise Refuse("bad_settings", f"the ruleset is one of: {', '.join(RULESETS)}")
+    hints = msg.get("hints", False)
+    if type(hints) is not bool:
+        raise Refuse("bad_settings", "hints is true or false")
+    key = _key(msg.get("key"))
+    run_id, attempt = relay.ranked.start(name, ruleset, hints, relay.clock.today())
+    table = Table(relay, _new_code(relay), "ranked", ruleset, 1, None,
+                  secrets.token_bytes(dice_mod.SEED_BYTES))
+    table.ranked_id = run_id
+    table.started_at = began = relay.clock.now()
+    slot = Slot(table, name, "human", None, key=key)
+    relay.open_table(conn, table, slot)
+    clock = relay.clock
+    match = Match.create(ruleset, [Seat(name)], table.seed, mode="ranked", contributions=[None],
+                         settings={"hints": hints}, meta={"attempt": attempt, "table": table.code},
+                         signer=relay.signer, seat_keys=[key],
+                         stamp=lambda: max(0, round((clock.now() - began) * 1000)))
+    _joined(conn, table, slot, rid)
+    table.begin(match)
+
+
+def ranked_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+    """The ranked boards (per ruleset, hints off and on); with ``name``, its attempts."""
+    reply = {"type": "ranked_info",
+             "boards": {r: {"no_hints": relay.ranked.board(r, False),
+                            "hints": relay.ranked.board(r, True)} for r in RULESETS}}
+    if isinstance(msg.get("name"), str):
+        reply["attempts"] = relay.ranked.attempts(msg["name"])
+    _reply(conn, reply, rid)
+
+
 # ---------------------------------------------------------------- rematch
 REMATCH_SECONDS = 120.0     # how long the players of a finished game may take the offer
 
@@ -550,6 +589,7 @@ HANDLERS: dict[str, Callable[["Relay", Conn, dict, Any], None]] = {
     "set_name": set_name, "leave": leave, "start": start,
     "hold": hold, "roll": roll, "write": write, "give_up": give_up, "resume": resume,
     "watch": watch, "rematch": rematch, "reveal": reveal,
+    "ranked_play": ranked_play, "ranked_info": ranked_info,
     "daily_info": daily_info, "daily_play": daily_play, "daily_log": daily_log,
 }
 

@@ -27,6 +27,7 @@ from .daily import DailyStore
 from .handlers import HANDLERS
 from .keys import load_or_create
 from .logs import LogFolder
+from .ranked import RankedStore
 from .tables import FINISHED_KEEP, Slot, Table
 
 log = logging.getLogger("bonanza.relay")
@@ -55,6 +56,7 @@ class Relay:
         self.daily_per_address = daily_per_address   # one daily attempt per connecting address
         self.auto = auto or Auto()
         self.daily = DailyStore(self.data_dir / "daily.sqlite3")
+        self.ranked = RankedStore(self.data_dir / "ranked.sqlite3")
         # The relay's long-lived key: it signs every record, so a finished log proves
         # which relay dealt its dice (clients show and remember its fingerprint).
         self.signer = load_or_create(self.data_dir / "relay.key")
@@ -117,6 +119,7 @@ class Relay:
             table.stop_timer()
         await asyncio.sleep(0)
         self.daily.close()
+        self.ranked.close()
 
     def net_time(self) -> float:
         """The event loop's clock, for connection liveness only (see ``connection``)."""
@@ -179,7 +182,8 @@ class Relay:
     def housekeeping_pass(self) -> None:
         now = self.clock.now()
         for table in list(self.tables.values()):
-            if table.mode != "daily" or not table.running:
+            # a daily attempt or a ranked run nobody plays must end (and be counted)
+            if table.mode not in ("daily", "ranked") or not table.running:
                 continue
             if ((table.slots[0].conn is None and now - table.slots[0].last_seen > DAILY_ABANDON)
                     or now - table.started_at > DAILY_LIMIT):

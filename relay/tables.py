@@ -100,7 +100,8 @@ class Table:
         self.finished = False
         self.end_msg: dict | None = None
         self.daily_date: str | None = None
-        self.started_at: float | None = None   # a daily attempt's start (its time limit)
+        self.started_at: float | None = None   # a daily attempt's or ranked run's start
+        self.ranked_id: int | None = None
         self.bots: str | list[str] = DEFAULT_BOT_POLICY   # as the host set it
         self.watchers_conns: set = set()       # connections watching, seated nowhere
         self.rematch_code: str | None = None   # the table its players play again at
@@ -408,10 +409,19 @@ class Table:
         self.finished_at = self.relay.clock.now()
         self.stop_timer()
         relay, match = self.relay, self.match
-        end = match.finish({"relay": "bonanza-relay", "table": self.code})
+        meta = {"relay": "bonanza-relay", "table": self.code}
+        if self.mode == "ranked":      # the run's time is the relay's: its last stamp
+            records = match.log.encoded
+            meta["duration_ms"] = match.log.records_from(len(records) - 1)[0]["at"] \
+                if records else 0
+        end = match.finish(meta)
         data = match.log.to_bytes()
         fname = relay.logs.write(self.mode, self.code, data)
         ranking = [s.to_dict() for s in standings(match.state)]
+        if self.mode == "ranked":
+            gave = match.state.gave_up[0][1] if match.state.gave_up else None
+            relay.ranked.finish(self.ranked_id, match.state.total(0), meta["duration_ms"], gave,
+                                fname)
         if self.daily_date is not None:
             gave_up = {seat: why for seat, why in match.state.gave_up}
             for slot in self.slots:

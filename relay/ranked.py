@@ -1,0 +1,68 @@
+"""Ranked runs: solo runs the relay deals, times and signs, on boards of their own.
+
+Every attempt the relay issues is counted per person (a run given up or abandoned
+counts too), so seed-shopping shows on the board as the number of attempts.  A run's
+time is the relay's: the last record's stamp (ms since the run began).
+"""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from .daily import name_key
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, name_key TEXT NOT NULL, name TEXT NOT NULL, ruleset TEXT NOT NULL,
+    hints INTEGER NOT NULL, date TEXT NOT NULL, score INTEGER, duration_ms INTEGER,
+    gave_up TEXT, log_file TEXT);
+CREATE INDEX IF NOT EXISTS runs_name ON runs (name_key);
+"""
+
+
+class RankedStore:
+    def __init__(self, path: str | Path):
+        self.db = sqlite3.connect(str(path), isolation_level=None)
+        self.db.executescript(SCHEMA)
+        # runs a previous run of the relay held in memory can never end now
+        self.db.execute("UPDATE runs SET gave_up = 'lost' WHERE score IS NULL AND gave_up IS NULL")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def start(self, name: str, ruleset: str, hints: bool, date: str) -> tuple[int, int]:
+        """A new attempt: (its id, the person's attempt number, 1 for the first)."""
+        cur = self.db.execute("INSERT INTO runs (name_key, name, ruleset, hints, date) "
+                              "VALUES (?, ?, ?, ?, ?)", (name_key(name), name, ruleset,
+                                                         int(hints), date))
+        n = self.attempts(name)
+        return cur.lastrowid, n
+
+    def attempts(self, name: str) -> int:
+        return self.db.execute("SELECT count(*) FROM runs WHERE name_key = ?",
+                               (name_key(name),)).fetchone()[0]
+
+    def finish(self, run_id: int, score: int, duration_ms: int, gave_up: str | None,
+               log_file: str | None) -> None:
+        self.db.execute("UPDATE runs SET score = ?, duration_ms = ?, gave_up = ?, log_file = ? "
+                        "WHERE id = ?", (score, duration_ms, gave_up, log_file, run_id))
+
+    def board(self, ruleset: str, hints: bool, limit: int = 20) -> list[dict]:
+        """Each person's best finished run (score high, then time short), with how many
+        attempts they were issued in all."""
+        rows = self.db.execute(
+            "SELECT name_key, name, score, duration_ms, date FROM runs WHERE ruleset = ? "
+            "AND hints = ? AND score IS NOT NULL AND gave_up IS NULL "
+            "ORDER BY score DESC, duration_ms ASC, id ASC", (ruleset, int(hints))).fetchall()
+        out: list[dict] = []
+        seen: set = set()
+        for key, name, score, ms, date in rows:
+            if key in seen:
+                continue
+            seen.add(key)
+            n = self.db.execute("SELECT count(*) FROM runs WHERE name_key = ?", (key,)).fetchone()[0]
+            out.append({"name": name, "score": score, "duration_ms": ms, "date": date,
+                        "attempts": n, "place": len(out) + 1})
+            if len(out) >= limit:
+                break
+        return out
