@@ -52,13 +52,24 @@ def can_draw(ch: str, bold: bool = False) -> bool:
     known = _coverage.get((ch, bold))
     if known is None:
         import pygame.freetype
-        face = _ft_fonts.get(bold)
-        if face is None or not pygame.freetype.get_init():   # pygame.quit() kills old faces
-            if not pygame.freetype.get_init():
-                pygame.freetype.init()
-            face = _ft_fonts[bold] = pygame.freetype.Font(str(theme.FONT_BOLD if bold else theme.FONT_REGULAR), 16)
-        known = _coverage[(ch, bold)] = face.get_metrics(ch)[0] is not None
+        try:
+            metrics = _ft_face(bold).get_metrics(ch)
+        except pygame.error:      # a face made before a pygame.quit() and init() again
+            _ft_fonts.pop(bold, None)
+            metrics = _ft_face(bold).get_metrics(ch)
+        known = _coverage[(ch, bold)] = metrics[0] is not None
     return known
+
+
+def _ft_face(bold: bool):
+    import pygame.freetype
+    face = _ft_fonts.get(bold)
+    if face is None or not pygame.freetype.get_init():   # pygame.quit() kills old faces
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        face = _ft_fonts[bold] = pygame.freetype.Font(
+            str(theme.FONT_BOLD if bold else theme.FONT_REGULAR), 16)
+    return face
 
 
 def missing(text: str) -> str:

@@ -15,6 +15,7 @@ DEFAULT_SETTINGS = {
     "show_hints": True,
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
     "last_join": {},            # the join form as last sent: address, port, code
+    "last_ranked": {},          # the relay of the last ranked run: address, port
     "tables": {},               # running table games by code: host, port, resume token
     "relays": {},               # relay keys seen, by "address:port": their fingerprints
 }

@@ -56,6 +56,8 @@ def test_full_solo_game_keyboard_only(app, artifacts):
     key(app, pygame.K_RETURN)
     assert scene_name(app) == "SoloSetupScene"
     key(app, pygame.K_TAB)            # focus moves from Start to Back
+    key(app, pygame.K_TAB)            # ... to the ranked run
+    assert app.scene.focus_id == "ranked"
     key(app, pygame.K_TAB)            # ... and wraps to the seed field
     assert app.scene.focus_id == "seed"
     type_text(app, SEED_TEXT)

@@ -17,6 +17,9 @@ class SoloSetupScene(Scene):
                                max_len=SEED_TEXT_MAX)
         self.button("start", (490, 400, 300, 60), lambda: self.t("solo.start"), size=26)
         self.button("back", (540, 480, 200, 48), lambda: self.t("common.back"), style="secondary")
+        # a run the relay deals, times and signs: the only kind a shared board can trust
+        self.button("ranked", (440, 548, 400, 48), lambda: self.t("ranked.open"), style="secondary",
+                    size=20)
         self.focus_id = "start"
         self.best = app.profile.best("bonanza", "solo")   # read once: draw runs every frame
 
@@ -24,6 +27,9 @@ class SoloSetupScene(Scene):
         if id == "start":
             from .game import SoloGameScene
             self.app.replace(SoloGameScene(self.app, seed_text=self.seed.value or None))
+        elif id == "ranked":
+            from .ranked import RankedScene
+            self.app.replace(RankedScene(self.app))
         elif id == "back":
             self.back()
 

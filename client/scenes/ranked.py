@@ -1,0 +1,180 @@
+"""Ranked runs on a relay: the relay deals, times and signs the run.
+
+``RankedScene`` is the form (address and port, remembered) and the relay's ranked board;
+``RankedGameScene`` is the run itself (the table game scene with one seat).  A run's log
+is recorded in the store like any game; its board there is the server's, never a local one.
+"""
+from __future__ import annotations
+
+from core.settings import DEFAULT_PORT, DEFAULT_RULESET
+
+from .. import theme
+from ..i18n import format_duration
+from ..widgets import draw_text, draw_wrapped, shadowed_panel
+from .base import Scene
+from .lobby import handle_relay_error, port_number
+from .table import TableScene
+
+BOARD_ROWS = 8
+
+
+class RankedScene(Scene):
+    title_key = "ranked.title"
+
+    def __init__(self, app, result: dict | None = None, conn=None, host=None, port=None):
+        super().__init__(app)
+        last = app.profile.settings.get("last_ranked") or app.profile.settings["last_join"]
+        self.address = self.field("address", (300, 130, 330, 50), max_len=64,
+                                  value=str(host or last.get("address") or "127.0.0.1")[:64])
+        self.port = self.field("port", (300, 200, 330, 50), max_len=5,
+                               value=str(port or last.get("port") or DEFAULT_PORT)[:5])
+        self.button("connect", (300, 270, 330, 50), lambda: self.t("ranked.show_board"),
+                    style="secondary", size=20)
+        self.button("play", (300, 460, 330, 60),
+                    lambda: self.t("ranked.play_as", name=self.app.profile.name), size=22)
+        self.button("back", (365, 540, 200, 50), lambda: self.t("common.back"), style="secondary")
+        self.conn = self.own(conn) if conn is not None else None
+        self.info: dict | None = None
+        self.result = result
+        self.starting = False
+        self.asked = False
+        self.focus_id = "play" if conn is not None else "connect"
+
+    # ---------------------------------------------------------- the relay
+    def _target(self):
+        return self.address.value.strip() or "127.0.0.1", port_number(self.port.value)
+
+    def connect(self) -> None:
+        from relay.client import RelayConnection
+        host, port = self._target()
+        if port is None:
+            return
+        if self.conn is not None:
+            self.conn.close(0.5)
+        self.app.profile.remember("last_ranked", {"address": host, "port": port})
+        self.conn = self.own(RelayConnection(host, port, signer=self.app.profile.seat_signer()))
+        self.info, self.asked = None, False
+
+    def button_enabled(self, id):
+        if id == "play":
+            return (self.conn is not None and self.conn.status == "connected"
+                    and not self.starting and self.app.profile.has_name)
+        if id == "connect":
+            return self._target()[1] is not None
+        return True
+
+    def on_press(self, id):
+        if id == "connect":
+            self.connect()
+        elif id == "play":
+            self.play()
+        elif id == "back":
+            self.back()
+
+    def on_submit(self, id):
+        self.connect()
+
+    def back(self):
+        self.app.to_title()
+
+    def play(self) -> None:
+        self.starting = True
+        self.conn.send({"type": "ranked_play", "name": self.app.profile.name,
+                        "ruleset": DEFAULT_RULESET,
+                        "hints": bool(self.app.profile.settings.get("show_hints"))})
+
+    def update(self, dt):
+        super().update(dt)
+        if self.conn is None:
+            return
+        if not self.asked and self.conn.status == "connected":
+            self.asked = True
+            self.conn.send({"type": "ranked_info", "name": self.app.profile.name})
+        msgs = self.conn.poll()
+        if msgs:
+            self.app.dirty = True
+        for msg in msgs:
+            kind = msg.get("type")
+            if kind == "ranked_info":
+                self.info = msg
+                self.focus_id = "play"
+            elif kind == "error":
+                self.starting = False
+                handle_relay_error(self, msg)
+            elif kind == "status" and msg.get("status") == "closed":
+                self.starting = False
+                host, port = self._target()
+                self.app.show(self.t("error.cannot_connect", host=host, port=port), "error", 6.0)
+                self.conn = None
+                return
+            elif kind == "started":
+                host, port = self._target()
+                self.app.replace(RankedGameScene(self.app, self.conn, host, port))
+                return
+
+    # ---------------------------------------------------------- drawing
+    def board(self) -> list:
+        boards = (self.info or {}).get("boards") or {}
+        hints = "hints" if self.app.profile.settings.get("show_hints") else "no_hints"
+        return ((boards.get(DEFAULT_RULESET) or {}).get(hints) or [])[:BOARD_ROWS]
+
+    def draw(self, surface):
+        super().draw(surface)
+        L = self.layout
+        for y, key in ((130, "lobby.address"), (200, "lobby.port")):
+            draw_text(surface, self.t(key), L.rect((60, y, 230, 50)), L.font_px(22),
+                      theme.TEXT_ON_FELT, bold=True)
+        draw_wrapped(surface, self.t("ranked.about"), L.rect((60, 340, 570, 100)), L.font_px(17),
+                     theme.TEXT_ON_FELT_SOFT)
+        card = L.rect((680, 110, 540, 480))
+        shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
+        hints = self.app.profile.settings.get("show_hints")
+        draw_text(surface, self.t("ranked.board_hints" if hints else "ranked.board"),
+                  L.rect((704, 124, 492, 36)), L.font_px(22), theme.INK, bold=True)
+        y = 170
+        if self.result is not None:
+            end = self.result.get("end") or {}
+            meta = end.get("meta") or {}
+            total = (end.get("totals") or [0])[0]
+            text = self.t("ranked.your_run", score=total,
+                          time=format_duration(meta.get("duration_ms") or 0))
+            draw_text(surface, text, L.rect((704, y, 492, 30)), L.font_px(18), theme.GOLD, bold=True)
+            y += 38
+        if self.info is None:
+            draw_wrapped(surface, self.t("ranked.no_board"), L.rect((704, y, 492, 60)),
+                         L.font_px(17), theme.INK_SOFT)
+            return
+        for e in self.board():
+            line = self.t("ranked.row", place=e["place"], name=e["name"], score=e["score"],
+                          time=format_duration(e.get("duration_ms") or 0))
+            draw_text(surface, line, L.rect((704, y, 380, 30)), L.font_px(17), theme.INK)
+            draw_text(surface, self.tn("ranked.attempts", e["attempts"]),
+                      L.rect((1080, y, 120, 30)), L.font_px(15), theme.INK_SOFT, align="right")
+            y += 34
+        mine = self.info.get("attempts")
+        if isinstance(mine, int):
+            draw_text(surface, self.tn("ranked.your_attempts", mine), L.rect((704, 548, 492, 30)),
+                      L.font_px(16), theme.INK_SOFT)
+
+
+class RankedGameScene(TableScene):
+    """A ranked run: one seat; the relay deals and times it."""
+
+    give_up_key = "game.give_up"
+    give_up_question = "game.give_up_confirm"
+
+    def __init__(self, app, conn, host: str, port: int):
+        self.host, self.port = host, port
+        super().__init__(app, conn)
+
+    def seat_labels(self):
+        return [s.name for s in self.state.setup.seats]
+
+    def finish(self, msg) -> None:
+        if self.done:
+            return
+        self.done = True
+        if msg.get("log"):
+            self.app.profile.record_game(msg["log"])     # verified, on the server's board
+        self.app.replace(RankedScene(self.app, result=msg, conn=self.conn, host=self.host,
+                                     port=self.port))
