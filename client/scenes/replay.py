@@ -9,7 +9,7 @@ from ..dice_view import DiceView
 from ..sheet_view import SheetView
 from ..widgets import draw_text, shadowed_panel
 from .base import Scene
-from .results import verdict_text
+from .results import signed_text, verdict_text
 
 
 class ReplayScene(Scene):
@@ -163,6 +163,16 @@ class ReplayScene(Scene):
         v = self.verdict
         box = L.rect((cx - 300, 496, 600, 100))
         shadowed_panel(surface, box, theme.FELT_DARK, L.px(12), L.px(4))
-        draw_text(surface, ("✔ " if v.ok else "✖ ") + verdict_text(self.t, v), box.inflate(-L.px(24), -L.px(12)),
-                  L.font_px(20), theme.OK if v.ok else theme.BAD, bold=True, align="center")
+        signed = signed_text(self.t, v)
+        inner = box.inflate(-L.px(24), -L.px(12))
+        if signed:
+            top, bottom = inner.copy(), inner.copy()
+            top.h = bottom.h = inner.h // 2
+            bottom.y = top.bottom
+            draw_text(surface, ("✔ " if v.ok else "✖ ") + verdict_text(self.t, v), top,
+                      L.font_px(20), theme.OK if v.ok else theme.BAD, bold=True, align="center")
+            draw_text(surface, signed, bottom, L.font_px(16), theme.TEXT_ON_FELT_SOFT, align="center")
+        else:
+            draw_text(surface, ("✔ " if v.ok else "✖ ") + verdict_text(self.t, v), inner,
+                      L.font_px(20), theme.OK if v.ok else theme.BAD, bold=True, align="center")
         self.draw_widgets(surface)

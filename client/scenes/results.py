@@ -24,6 +24,22 @@ def verdict_text(t, verdict) -> str:
     return t(f"verify.fail.{verdict.code}", detail=verdict.detail)
 
 
+def signed_text(t, verdict) -> str:
+    """Who vouches for a verified game, in the player's language: the relay's key (and
+    the players' own keys for their moves), or nobody (self-dealt)."""
+    if verdict is None or not verdict.ok or verdict.log is None:
+        return ""
+    header = verdict.log.header
+    signing = header.get("signing")
+    if not isinstance(signing, dict):
+        return t("verify.self_dealt") if header.get("mode") == "solo" else t("verify.unsigned")
+    from core.signing import fingerprint
+    text = t("verify.signed_relay", fingerprint=fingerprint(signing["relay"]))
+    if any(k is not None for k in signing.get("seats") or []):
+        text += " " + t("verify.signed_seats")
+    return text
+
+
 def verdict_line(t, verdict) -> str:
     """The results' verdict line: the verdict itself when the log verifies ("Verified: …",
     no second label), "Not verified. <reason>" when it does not."""
