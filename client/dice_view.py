@@ -1,6 +1,8 @@
 """The five dice: faces, holds with check marks, the advisor's hold hint and a
 purely cosmetic roll animation (the real dice are known at once): the rolled dice are
-thrown up from the Roll button, spin, hop twice and land on their faces."""
+thrown up from the Roll button, spin, hop twice and land on their faces.  A held die
+stands a little above the others; when the holds are followed (``follow_holds``) it
+rises with a short overshoot and settles, and sinks back when released."""
 from __future__ import annotations
 
 import math
@@ -14,6 +16,8 @@ from .widgets import draw_text
 STAGGER = 0.04
 THROW = 80           # design units below their place the rolled dice start from
 HOP = 34             # the first hop's height (design units)
+LIFT = 8             # how far a held die stands above the others (design units)
+OVERSHOOT = 2.2      # ease-out-back strength: about 15 % above LIFT before it settles
 
 
 class DiceView:
@@ -24,6 +28,11 @@ class DiceView:
         self.rolled_at: float | None = None
         self.rolling = [False] * 5
         self.duration = 0.45
+        # holds as last followed; None = not followed (the replay): drawn lifted at once
+        self._holds: list[bool] | None = None
+        self._lift_from = [0.0] * 5
+        self._lift_at: list[float | None] = [None] * 5
+        self.lift_duration = 0.12
 
     def die_rect(self, i: int):
         cx, cy = self.center
@@ -44,6 +53,44 @@ class DiceView:
 
     def animating(self, now: float) -> bool:
         return self.rolled_at is not None and now - self.rolled_at < self.duration + 4 * STAGGER
+
+    def follow_holds(self, held, now: float, duration: float) -> None:
+        """Start a die's lift (or drop) when its hold changes; ``duration`` 0 moves at once."""
+        held = [bool(h) for h in held]
+        if self._holds is None or duration <= 0:
+            self._holds = held
+            self._lift_at = [None] * 5
+            return
+        for i in range(5):
+            if held[i] != self._holds[i]:
+                # from where it is now: a quick second press turns it back mid-way
+                self._lift_from[i] = self.lift(i, now)
+                self._lift_at[i] = now
+        self._holds = held
+        self.lift_duration = duration
+
+    def lift(self, i: int, now: float, held=None) -> float:
+        """Die ``i``'s height as a fraction of LIFT (slightly above 1 while it settles)."""
+        if self._holds is None:
+            return 1.0 if held is not None and held[i] else 0.0
+        target = 1.0 if self._holds[i] else 0.0
+        at = self._lift_at[i]
+        if at is None:
+            return target
+        f = (now - at) / self.lift_duration
+        if f >= 1:
+            self._lift_at[i] = None
+            return target
+        start = self._lift_from[i]
+        g = max(0.0, f) - 1
+        if target > start:      # rising overshoots a touch, so it reads as picked up
+            ease = 1 + (OVERSHOOT + 1) * g ** 3 + OVERSHOOT * g ** 2
+        else:                   # set down without a bounce
+            ease = 1 - g * g
+        return start + (target - start) * ease
+
+    def lifting(self, now: float) -> bool:
+        return any(at is not None and now - at < self.lift_duration for at in self._lift_at)
 
     def tumble(self, i: int, now: float):
         """(face or None, angle, dx, dy) of rolling die ``i`` in flight; None once it landed."""
@@ -75,9 +122,14 @@ class DiceView:
                 tilt, dx, dy = fly[1], fly[2], fly[3]
             is_held = bool(held[i])
             hint = bool(hint_mask and hint_mask[i]) and fly is None
+            up = self.lift(i, now, held) if fly is None else 0.0
+            if up > 0:
+                # the shadow stays on the felt: the gap is what makes it read as lifted
+                sh = sprites.lift_shadow(px, min(1.0, up))
+                surface.blit(sh, sh.get_rect(center=(r.centerx, r.centery + layout.px(5))))
             img = sprites.die(face, px, is_held, hint, tilt)
             rr = img.get_rect(center=(r.centerx + int(dx * layout.scale),
-                                      r.centery + int(dy * layout.scale) - (layout.px(8) if is_held else 0)))
+                                      r.centery + int(dy * layout.scale) - round(layout.px(LIFT) * up)))
             surface.blit(img, rr)
 
     def caption_rect(self, room_below: float) -> tuple[float, float, float, float]:

@@ -7,7 +7,7 @@ from . import theme
 from .store import DEFAULT_NAME
 
 DEFAULT_SETTINGS = {
-    "animation": "normal",      # off | fast | normal
+    "animation": "normal",      # instant | off | fast | normal
     "volume": 70,               # percent
     "muted": False,
     "window_size": [1280, 720],
@@ -19,7 +19,9 @@ DEFAULT_SETTINGS = {
     "tables": {},               # running table games by code: host, port, resume token
     "relays": {},               # relay keys seen, by "address:port": their fingerprints
 }
-ANIMATION_SECONDS = {"off": 0.0, "fast": 0.18, "normal": 0.45}
+# "off" is reduce motion; "instant" (the speedrun setting) is the same and drops the roll guard
+ANIMATION_SECONDS = {"instant": 0.0, "off": 0.0, "fast": 0.18, "normal": 0.45}
+LIFT_SECONDS = {"fast": 0.08, "normal": 0.12}     # a held die rising and settling
 
 
 class Profile:
@@ -224,3 +226,13 @@ class Profile:
     @property
     def animation_seconds(self) -> float:
         return ANIMATION_SECONDS.get(self.settings["animation"], 0.45)
+
+    @property
+    def lift_seconds(self) -> float:
+        return LIFT_SECONDS.get(self.settings["animation"], 0.0)
+
+    @property
+    def roll_guard(self) -> bool:
+        """Whether a roll waits until the last dice were seen (a double press costs one roll);
+        a speedrunner on "instant" asked for every press to count."""
+        return self.settings["animation"] != "instant"

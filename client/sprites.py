@@ -118,6 +118,21 @@ def die(value: int, px: int, held: bool = False, hint: bool = False, tilt: int =
     return surf
 
 
+def lift_shadow(px: int, height: float) -> pygame.Surface:
+    """The soft shadow a lifted die leaves on the felt, darker the higher it is."""
+    return _lift_shadow(px, round(height * 8))
+
+
+@lru_cache(maxsize=64)
+def _lift_shadow(px: int, step: int) -> pygame.Surface:
+    pad = max(4, px // 8)
+    size = px + 2 * pad
+    surf = pygame.Surface((size, size), pygame.SRCALPHA)
+    body = pygame.Rect(pad, pad, px, px).inflate(-max(2, px // 16), 0)
+    pygame.draw.rect(surf, (0, 0, 0, 11 * step), body, border_radius=max(3, px // 6))
+    return surf
+
+
 @lru_cache(maxsize=32)
 def empty_die(px: int) -> pygame.Surface:
     pad = max(4, px // 8)

@@ -134,6 +134,69 @@ def test_reduce_motion_never_waits_on_an_animation(app):
     assert res.counted(999) == 999 and res.celebration is None and not res.animating()
 
 
+def lifts_over(app, sc, frames, dt=1 / 120):
+    """Die heights (fractions of the lift) frame by frame."""
+    out = []
+    for _ in range(frames):
+        app.step(dt)
+        out.append([sc.dice_view.lift(i, app.now) for i in range(5)])
+    return out
+
+
+def test_a_held_die_rises_settles_and_lowers(app, artifacts):
+    app.profile.settings["animation"] = "normal"
+    sc = stub_game(app, state_of(sheet(), dice=(6, 6, 2, 3, 6)))
+    key(app, pygame.K_1, dt=1 / 120)
+    first = sc.dice_view.lift(0, app.now)
+    assert 0 < first < 1 and sc.animating()              # on its way up, at full frame rate
+    heights = [h[0] for h in lifts_over(app, sc, 16)]    # 133 ms
+    assert max(heights) > 1.05                           # a touch above its place...
+    assert heights[-1] == 1 and not sc.dice_view.lifting(app.now) and not sc.animating()   # ...then still
+    assert [h[1] for h in lifts_over(app, sc, 1)] == [0]  # the others stay down
+    app.screenshot(artifacts / "client_dice_held_lift.png")
+    key(app, pygame.K_1, dt=1 / 120)                     # released: it sinks back, no bounce
+    down = [h[0] for h in lifts_over(app, sc, 16)]
+    assert 0 < down[0] < 1 and all(0 <= h <= 1 for h in down) and down[-1] == 0
+
+
+def test_a_second_press_turns_a_rising_die_back_from_where_it_is(app):
+    app.profile.settings["animation"] = "normal"
+    sc = stub_game(app, state_of(sheet(), dice=(6, 6, 2, 3, 6)))
+    key(app, pygame.K_2, dt=1 / 120)
+    app.step(1 / 60)
+    mid = sc.dice_view.lift(1, app.now)
+    key(app, pygame.K_2, dt=1 / 120)
+    assert sc.dice_view.lift(1, app.now) <= mid          # no jump to the top before falling
+    assert [h[1] for h in lifts_over(app, sc, 16)][-1] == 0
+
+
+@pytest.mark.parametrize("setting", ["off", "instant"])
+def test_held_dice_do_not_move_without_animation(app, setting):
+    app.profile.settings["animation"] = setting
+    sc = stub_game(app, state_of(sheet(), dice=(6, 6, 2, 3, 6)))
+    key(app, pygame.K_3)
+    assert sc.dice_view.lift(2, app.now) == 1 and not sc.animating()
+    key(app, pygame.K_3)
+    assert sc.dice_view.lift(2, app.now) == 0 and not sc.animating()
+
+
+def test_another_seats_holds_lift_at_the_table(app, artifacts):
+    from client.scenes.table import TableScene
+    from tests.doubles import DemoConnection
+    app.profile.settings["animation"] = "normal"
+    conn = DemoConnection(seats=2)
+    conn.seat = 1                                        # seat 0 has rolled: we watch its holds
+    sc = TableScene(app, conn)
+    app.push(sc)
+    app.step(1 / 120)
+    conn.held = [False, True, False, True, False]        # as the relay relays them
+    app.step(1 / 120)
+    assert 0 < sc.dice_view.lift(1, app.now) < 1 and sc.animating()
+    heights = lifts_over(app, sc, 16)
+    assert heights[-1] == [0, 1, 0, 1, 0] and not sc.dice_view.lifting(app.now)
+    app.screenshot(artifacts / "client_table_held_lift.png")
+
+
 def test_scratched_box_is_struck_not_a_zero(app, artifacts):
     app.profile.settings["animation"] = "off"
     sc = stub_game(app, state_of(sheet(ones=0, twos=6, chance=0)))

@@ -277,8 +277,8 @@ def test_double_click_on_roll_costs_one_roll(app):
     assert game.state.rolls_left == 1
 
 
-def test_instant_mode_rolls_once_per_frame_seen(app):
-    """Animations off (the speedrun setting): no waiting, but a roll still needs the
+def test_reduce_motion_rolls_once_per_frame_seen(app):
+    """Animations off (reduce motion): no waiting, but a roll still needs the
     last dice drawn once."""
     app.profile.settings["animation"] = "off"
     game = _solo(app)
@@ -291,6 +291,42 @@ def test_instant_mode_rolls_once_per_frame_seen(app):
     post_key(pygame.K_r)
     app.step(1 / 60)                                     # the very next frame
     assert game.state.rolls == 2
+
+
+@pytest.mark.parametrize("setting, rolls", [("instant", 3), ("normal", 1)])
+def test_instant_mode_counts_every_roll_press(app, setting, rolls):
+    """`r r r` a few ms apart: the speedrun setting rolls three times, normal play once."""
+    app.profile.settings["animation"] = setting
+    game = _solo(app)
+    for _ in range(3):
+        post_key(pygame.K_r)
+        app.step(0.003)
+    assert game.state.rolls == rolls
+    if setting == "instant":
+        assert game.state.rolls_left == 0 and not game.animating()
+        post_key(pygame.K_RETURN)                        # and a box may be written at once
+        post_key(pygame.K_RETURN)
+        app.step(0.003)
+        assert game.state.sheets[0].filled_count == 1
+
+
+def test_instant_is_chosen_in_settings_and_kept(app, data_dirs):
+    """Left from normal: fast, off (reduce motion), then instant, kept in the profile."""
+    from client.profile import Profile
+    from client.scenes.settings import SettingsScene
+    app.profile.settings["animation"] = "normal"
+    app.profile.save()
+    app.push(SettingsScene(app))
+    app.step()
+    app.scene.focus_id = "val:animation"
+    seen = []
+    for _ in range(3):
+        key(app, pygame.K_LEFT)
+        seen.append(app.profile.settings["animation"])
+    assert seen == ["fast", "off", "instant"]
+    assert not app.profile.roll_guard
+    again = Profile(str(data_dirs["data"]))
+    assert again.settings["animation"] == "instant" and not again.roll_guard
 
 
 def test_give_up_dialog_by_keyboard(app):

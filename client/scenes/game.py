@@ -224,8 +224,10 @@ class GameScene(Scene):
         if n == A.ROLL:
             # a second press before the new dice were seen (still landing, or not yet drawn
             # once) is a double press, not a decision: it must not cost a roll
-            return (self.my_turn() and not self.dice_landing() and self.app.frames > self._rolled_frame
-                    and check_roll(st, self.my_seat, self.roll_hold()) is None)
+            # (the "instant" speedrun setting asked for every press to count)
+            seen = not self.app.profile.roll_guard or (
+                not self.dice_landing() and self.app.frames > self._rolled_frame)
+            return self.my_turn() and seen and check_roll(st, self.my_seat, self.roll_hold()) is None
         if n in (A.BOX, A.CONFIRM) and self.dice_landing():
             return False      # nor may a box be written from dice still in the air
         if n == A.TOGGLE_DIE:
@@ -384,6 +386,8 @@ class GameScene(Scene):
             self.input.reset_turn()
             self.dice_view.rolled_at = None
         self._select_suggested()
+        # the press came in during the frame that just passed: this frame already shows it moving
+        self.dice_view.follow_holds(self.shown_held(), self.app.now - dt, self.app.profile.lift_seconds)
         self.watch_sheets()
         if self.celebration is not None and not self.celebration.active(self.app.now):
             self.celebration = None
@@ -410,7 +414,7 @@ class GameScene(Scene):
 
     def animating(self) -> bool:
         now = self.app.now
-        return (self.dice_view.animating(now) or self.celebration is not None
+        return (self.dice_view.animating(now) or self.dice_view.lifting(now) or self.celebration is not None
                 or self.sheet_view.counting(now))
 
     def still_redraw(self) -> float:

@@ -9,7 +9,8 @@ from .. import lang, theme
 from ..widgets import draw_text
 from .base import Scene
 
-ANIMS = ("off", "fast", "normal")
+# by how much the game waits: instant (no motion, no roll guard), off (reduce motion)...
+ANIMS = ("instant", "off", "fast", "normal")
 VOLUMES = tuple(range(0, 101, 10))
 ROWS = ("language", "name", "animation", "volume", "muted", "window_size", "fullscreen", "show_hints")
 LABELS = {"language": "settings.language", "name": "settings.player_name",
@@ -135,3 +136,8 @@ class SettingsScene(Scene):
             focused = self.focus_id in (f"val:{row}",) or (row == "name" and self.focus_id == "name")
             draw_text(surface, self.t(LABELS[row]), L.rect((240, y, 380, 50)), L.font_px(22),
                       theme.GOLD if focused else theme.TEXT_ON_FELT, bold=True)
+        if self.app.profile.settings["animation"] == "instant":
+            # "Off" and "Instant" look alike by name: say what instant also changes
+            draw_text(surface, self.t("settings.animation.instant_note"),
+                      L.rect((240, Y0 + len(ROWS) * STEP - 4, 800, 36)), L.font_px(18),
+                      theme.TEXT_ON_FELT_SOFT, align="center")
