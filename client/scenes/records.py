@@ -118,11 +118,12 @@ class RecordsScene(Scene):
         for i, rs in enumerate(RULESETS):
             self.button(f"rs:{rs}", (64 + i * 222, 232, 210, 42),
                         lambda r=rs: self.t(f"records.ruleset.{r}"), style="secondary", size=19)
-        self.button("replay", (170, 646, 220, 52), lambda: self.t("history.replay"), size=21)
-        self.button("analysis", (410, 646, 220, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
-        self.button("export", (650, 646, 220, 52), lambda: self.t("records.export"), style="secondary",
+        self.button("replay", (74, 646, 212, 52), lambda: self.t("history.replay"), size=21)
+        self.button("analysis", (304, 646, 212, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
+        self.button("export", (534, 646, 212, 52), lambda: self.t("records.export"), style="secondary",
                     size=21)
-        self.button("back", (890, 646, 220, 52), lambda: self.t("common.back"), style="secondary", size=21)
+        self.button("charts", (764, 646, 212, 52), lambda: self.t("charts.open"), style="secondary", size=21)
+        self.button("back", (994, 646, 212, 52), lambda: self.t("common.back"), style="secondary", size=21)
         self.focus_id = "list"
         self.reload()
 
@@ -186,7 +187,8 @@ class RecordsScene(Scene):
     def focus_order(self) -> list[str]:
         order = ["list"] if self.entries else []
         order += [f"rs:{rs}" for rs in RULESETS if self.visible(self.widget(f"rs:{rs}"))]
-        return order + [id for id in ("replay", "analysis", "export", "back") if self.button_enabled(id)]
+        return order + [id for id in ("replay", "analysis", "export", "charts", "back")
+                        if self.button_enabled(id)]
 
     def button_enabled(self, id: str) -> bool:
         if id in ("replay", "analysis", "export"):
@@ -265,6 +267,9 @@ class RecordsScene(Scene):
             self.replay(analyse=True)
         elif id == "export":
             self.export()
+        elif id == "charts":    # the board's ruleset, so the charts open on what was looked at
+            from .charts import ChartsScene
+            self.app.push(ChartsScene(self.app, self.ruleset() or "bonanza"))
         elif id == "back":
             self.back()
 
