@@ -223,6 +223,18 @@ class _Solver:
         self._keep_chain(K, G)
         self.flat[(m * self.t1 + u) * 2 + fl] = K[0]
 
+    def turn_values(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``keep_values`` and, per state, the best box value of every roll (rows by roll
+        number): what a simulator compares a keep with, without scoring the boxes again."""
+        K, G = self._start(states)[:2]
+        write = K[_ROW[FIRST_ROLL:]].copy()
+        rows = _ROW[:FIRST_ROLL]
+        self._keep_chain(K, G)
+        one = K[rows].copy()
+        self._best_keep(K, G)
+        self._keep_chain(K, G)
+        return one, K[rows].copy(), write
+
     def keep_values(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per state (column): the value of every keep (fewer than five dice, rows in
         ``MULTISETS`` order) with one roll left and with two rolls left.  Reads the
