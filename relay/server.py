@@ -18,7 +18,7 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from .auto import Auto
 from .clock import RealClock
