@@ -257,8 +257,12 @@ def check_write(state: GameState, seat: Any, box: Any) -> Refusal | None:
 
 def check_give_up(state: GameState, seat: Any, why: Any = "gave_up") -> Refusal | None:
     """May ``seat`` give up now (for the reason ``why``)?  Any seat still playing may,
-    in or out of its turn."""
+    in or out of its turn, unless its sheet is already complete."""
     refusal = _seated(state, seat)
+    if refusal is None and state.sheets[seat].is_complete:
+        # nothing is left to give up, and giving up would rank a finished sheet behind
+        # every seat still playing
+        return _refuse("seat_done", "this seat has filled every box: its score stands")
     if refusal is None and why not in GIVE_UP_REASONS:
         return _refuse("bad_move", "unknown reason for giving up")
     return refusal

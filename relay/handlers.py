@@ -283,10 +283,8 @@ def leave(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
         pass    # the seats are fixed; a seat that does not reveal goes to a bot
     elif not table.started:
         relay.leave_lobby(table, slot)
-    elif table.running and table.match.state.sheets[slot.index].is_complete:
-        pass    # a finished sheet keeps its score: leaving is not giving up
     elif table.running and not table.match.state.has_given_up(slot.index):
-        table.give_up(slot.index, "left")
+        table.give_up(slot.index, "left")   # refused (seat_done) for a full sheet: it stands
     _reply(conn, {"type": "left", "code": table.code}, rid)
 
 

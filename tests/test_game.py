@@ -205,3 +205,22 @@ def test_fast_built_states_and_sheets_equal_dataclass_built_ones(n, ruleset, dat
             assert sheet.packed == plain.packed == msgpack.packb(sheet.to_list())
             assert sheet.is_complete == all(v is not None for v in sheet.scores)
     assert states[0].setup.packed == b"".join(msgpack.packb(v) for v in states[0].canonical()[:3])
+
+
+def test_a_full_sheet_cannot_give_up():
+    """Giving up would rank a finished sheet behind every seat still playing."""
+    from core.game import Seat, Setup, apply, check, check_give_up, new_game
+    st = new_game(Setup("yacht", (Seat("A"), Seat("B")), 0))
+    from core.rules import BOXES
+    for box in BOXES:                      # A fills every box (each turn: roll, write), B too
+        for seat in (0, 1):
+            if st.over:
+                break
+            st = apply(st, {"type": "roll", "seat": seat, "hold": [False] * 5,
+                            "dice": [1, 2, 3, 4, 6], "auto": False})
+            if seat == 0 or box != BOXES[-1]:
+                st = apply(st, {"type": "write", "seat": seat, "box": box, "auto": False})
+    assert st.sheets[0].is_complete and not st.over and st.active == 1
+    assert check_give_up(st, 0).code == "seat_done"
+    assert check(st, {"type": "give_up", "seat": 0, "why": "left"}).code == "seat_done"
+    assert check_give_up(st, 1) is None     # the seat still playing may

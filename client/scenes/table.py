@@ -121,11 +121,14 @@ class TableScene(GameScene):
         return self.conn.seat is None and not self.lost()
 
     def sheet_done(self) -> bool:
-        """This seat has filled every box: it has nothing left to give up, and giving up
-        would put it behind everyone still playing (the rules' standings)."""
+        """This seat has filled every box: core refuses its giving up (its score stands),
+        so Leave just leaves."""
+        from core.game import check_give_up
         seat = self.conn.seat
-        return seat is not None and self.state is not None and \
-            self.state.sheets[seat].is_complete
+        if seat is None or self.state is None:
+            return False
+        refusal = check_give_up(self.state, seat, "left")
+        return refusal is not None and refusal.code == "seat_done"
 
     def on_press(self, id):
         if id == "give_up" and (self.watching() or self.sheet_done()):
