@@ -321,6 +321,21 @@ def rejoin_scene(app, code: str, seat: dict) -> "LobbyScene":
                       request={"type": "resume", "token": seat["token"], "seq": 0})
 
 
+def note_relay_key(scene, conn, address: str, port: int) -> tuple[str, str] | None:
+    """Once connected: the relay's key fingerprint and whether this player met it at this
+    address before ("new", remembered now; "known"; "changed", said out loud, like a known
+    host in ssh).  None until the relay's welcome is in."""
+    key = (getattr(conn, "welcome", None) or {}).get("relay_key")
+    if not isinstance(key, bytes):
+        return None
+    from core.signing import fingerprint
+    fp = fingerprint(key)
+    seen = scene.app.profile.check_relay_key(address, port, fp)
+    if seen == "changed":
+        scene.app.show(scene.t("lobby.relay_key_changed", fingerprint=fp), "error", 10.0)
+    return fp, seen
+
+
 def refusal_text(scene, msg) -> str:
     """A relay's error in the player's language (``refusal.<code>``)."""
     code = msg.get("code", "unknown")
@@ -365,16 +380,8 @@ class LobbyScene(Scene):
         self.was_host = now
 
     def _note_relay_key(self) -> None:
-        welcome = getattr(self.conn, "welcome", None) or {}
-        key = welcome.get("relay_key")
-        if self.relay_key is not None or not isinstance(key, bytes):
-            return
-        from core.signing import fingerprint
-        fp = fingerprint(key)
-        seen = self.app.profile.check_relay_key(self.address, self.port, fp)
-        self.relay_key = (fp, seen)
-        if seen == "changed":
-            self.app.show(self.t("lobby.relay_key_changed", fingerprint=fp), "error", 10.0)
+        if self.relay_key is None:
+            self.relay_key = note_relay_key(self, self.conn, self.address, self.port)
 
     def is_host(self) -> bool:
         t = self.table

@@ -12,7 +12,7 @@ from .. import theme
 from ..i18n import format_duration
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
-from .lobby import handle_relay_error, port_number
+from .lobby import handle_relay_error, note_relay_key, port_number
 from .table import TableScene
 
 BOARD_ROWS = 8
@@ -38,6 +38,7 @@ class RankedScene(Scene):
         self.result = result
         self.starting = False
         self.asked = False
+        self.relay_key: tuple[str, str] | None = None    # (fingerprint, new/known/changed)
         self.focus_id = "play" if conn is not None else "connect"
 
     # ---------------------------------------------------------- the relay
@@ -53,7 +54,7 @@ class RankedScene(Scene):
             self.conn.close(0.5)
         self.app.profile.remember("last_ranked", {"address": host, "port": port})
         self.conn = self.own(RelayConnection(host, port, signer=self.app.profile.seat_signer()))
-        self.info, self.asked = None, False
+        self.info, self.asked, self.relay_key = None, False, None
 
     def button_enabled(self, id):
         if id == "play":
@@ -90,6 +91,10 @@ class RankedScene(Scene):
         if not self.asked and self.conn.status == "connected":
             self.asked = True
             self.conn.send({"type": "ranked_info", "name": self.app.profile.name})
+        if self.relay_key is None and self.conn.status == "connected":
+            host, port = self._target()
+            # the board is only as good as the key that signs its runs: show it, remember it
+            self.relay_key = note_relay_key(self, self.conn, host, port)
         msgs = self.conn.poll()
         if msgs:
             self.app.dirty = True
@@ -144,6 +149,9 @@ class RankedScene(Scene):
             draw_wrapped(surface, self.t("ranked.no_board"), L.rect((704, y, 492, 60)),
                          L.font_px(17), theme.INK_SOFT)
             return
+        if not self.board():
+            draw_wrapped(surface, self.t("ranked.empty"), L.rect((704, y, 492, 60)),
+                         L.font_px(17), theme.INK_SOFT)
         for e in self.board():
             line = self.t("ranked.row", place=e["place"], name=e["name"], score=e["score"],
                           time=format_duration(e.get("duration_ms") or 0))
@@ -151,6 +159,11 @@ class RankedScene(Scene):
             draw_text(surface, self.tn("ranked.attempts", e["attempts"]),
                       L.rect((1080, y, 120, 30)), L.font_px(15), theme.INK_SOFT, align="right")
             y += 34
+        if self.relay_key is not None:
+            fp, seen = self.relay_key
+            draw_text(surface, self.t("lobby.relay_key", fingerprint=fp) + " · "
+                      + self.t("lobby.relay_key_" + seen), L.rect((60, 600, 570, 26)),
+                      L.font_px(15), theme.TEXT_ON_FELT_SOFT if seen != "changed" else theme.GOLD)
         mine = self.info.get("attempts")
         if isinstance(mine, int):
             draw_text(surface, self.tn("ranked.your_attempts", mine), L.rect((704, 548, 492, 30)),
