@@ -109,6 +109,34 @@ def build_scenes(app):
             return push(table.TableScene(app, DemoConnection(seats=n)))
         return f
 
+    def ranked_scene():
+        # a board with long names and the relay key line, as a relay would answer
+        from client.scenes.ranked import RankedScene
+
+        class Conn:
+            status = "connected"
+            welcome = {"relay_key": bytes(range(32))}
+
+            def __init__(self):
+                board = [{"name": "Alexandrina Beatriz N" + str(i), "score": 300 - i,
+                          "duration_ms": 185_250 + i, "date": "2026-11-30", "attempts": 12 + i,
+                          "place": i + 1} for i in range(8)]
+                self.inbox = [{"type": "ranked_info", "attempts": 12, "boards": {
+                    "bonanza": {"no_hints": board, "hints": board}}}]
+
+            def send(self, msg):
+                pass
+
+            def poll(self):
+                out, self.inbox = self.inbox, []
+                return out
+
+            def close(self, timeout=None):
+                pass
+        sc = push(RankedScene(app, conn=Conn(), host="192.168.1.20", port=7468))
+        sc.update(0)
+        return sc
+
     def settings_instant():
         # the speedrun setting adds a line under the rows that says what it changes
         app.profile.settings["animation"] = "instant"
@@ -128,6 +156,7 @@ def build_scenes(app):
         ("records_history", records_scene("history")),
         ("settings", lambda: push(settings.SettingsScene(app))),
         ("settings_instant", settings_instant),
+        ("ranked", ranked_scene),
         ("daily", lambda: push(daily.DailyScene(app))),
         ("host_setup", lambda: push(lobby.HostSetupScene(app))),
         ("join", lambda: push(lobby.JoinScene(app))),

@@ -131,6 +131,9 @@ class RankedScene(Scene):
                       theme.TEXT_ON_FELT, bold=True)
         draw_wrapped(surface, self.t("ranked.about"), L.rect((60, 340, 570, 100)), L.font_px(17),
                      theme.TEXT_ON_FELT_SOFT)
+        if not self.app.profile.has_name:     # a board needs a name: say where to set it
+            draw_text(surface, self.t("ranked.need_name"), L.rect((60, 420, 570, 30)),
+                      L.font_px(17), theme.GOLD, bold=True)
         card = L.rect((680, 110, 540, 480))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         hints = self.app.profile.settings.get("show_hints")
