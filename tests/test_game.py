@@ -23,8 +23,10 @@ def play_random(data, n_seats, ruleset, give_ups=True):
     state = table(n_seats, ruleset, dice.first_seat(key, n_seats))
     states, moves = [state], []
     while not state.over:
-        if give_ups and data.draw(st.integers(0, 150)) == 0:
-            move = give_up_move(data.draw(st.sampled_from(state.playing())),
+        # a seat may give up until its sheet is full (then its score stands: seat_done)
+        can_give_up = [p for p in state.playing() if not state.sheets[p].is_complete]
+        if give_ups and can_give_up and data.draw(st.integers(0, 150)) == 0:
+            move = give_up_move(data.draw(st.sampled_from(can_give_up)),
                                 data.draw(st.sampled_from(["gave_up", "left", "away"])))
         elif state.dice is None or (state.rolls_left and data.draw(st.booleans())):
             hold = data.draw(st.lists(st.booleans(), min_size=5, max_size=5))
