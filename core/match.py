@@ -30,6 +30,13 @@ def dice_turn(state: GameState, per_seat: bool) -> int:
     return state.sheets[state.active].filled_count if per_seat else state.turn
 
 
+def kept_by_default(state: GameState, seat: int, held: Sequence[bool]) -> list[bool]:
+    """What a roll by ``seat`` without a hold keeps: what it announced (``held``), if it is
+    the active seat with dice in front of it; nothing otherwise.  The relay and every
+    client that signs its rolls apply this one rule."""
+    return list(held) if state.dice is not None and seat == state.active else list(NO_HOLD)
+
+
 def dice_refusal(state: GameState, key: bytes, move: dict,
                  per_seat: bool = False) -> Refusal | None:
     """For a legal roll: None when its dice are the ones ``key`` deals, else
@@ -143,10 +150,8 @@ class Match:
                            "auto": auto}, intent), None
 
     def roll_hold(self, seat: int) -> list[bool]:
-        """What a roll by ``seat`` without a hold keeps: what it announced, if it is the
-        active seat with dice in front of it; nothing otherwise."""
-        st = self.state
-        return list(self.held) if st.dice is not None and seat == st.active else list(NO_HOLD)
+        """What a roll by ``seat`` without a hold keeps (``kept_by_default``)."""
+        return kept_by_default(self.state, seat, self.held)
 
     def hold(self, seat: int, mask: Sequence[bool]) -> Refusal | None:
         """The active seat announces the dice it holds (its next roll keeps them)."""

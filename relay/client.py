@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from core import signing
 from core.dice import commitment
+from core.match import kept_by_default
 from core.game import GameState, IllegalMove, apply, new_game
 from core.log import chain_next, chain_start, setup_from_header
 from core.verify import verify_bytes
@@ -175,9 +176,8 @@ class RelayClient:
             seq = msg.setdefault("seq", self.seq)
             hold = msg.get("hold")
             if kind == "roll" and hold is None:
-                hold = msg["hold"] = list(self.held) if self.state is None or \
-                    (self.state.dice is not None and self.state.active == self.seat) \
-                    else [False] * 5
+                hold = msg["hold"] = list(self.held) if self.state is None \
+                    else kept_by_default(self.state, self.seat, self.held)
             if kind == "roll" and not (isinstance(hold, list) and len(hold) == 5):
                 return msg            # malformed: the relay refuses it as it is
             if type(seq) is int:
