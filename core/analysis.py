@@ -491,7 +491,7 @@ def _distribution(mean: float, sd: float, floor: int, lo: int, hi: int) -> np.nd
     return out / total
 
 
-def _share_of_first(pmfs: list[np.ndarray]) -> list[float]:
+def share_of_first(pmfs: list[np.ndarray]) -> list[float]:
     """Each independent seat's chance to finish first, a tie of m seats counting 1/m each."""
     n = len(pmfs)
     below = [np.cumsum(p) - p for p in pmfs]          # P(T_j < t)
@@ -543,7 +543,7 @@ def win_chances_from(advisor: Advisor, state: GameState,
     hi = max(math.ceil(m + 7 * sd) + 1 for m, sd, sc in params)
     lo = max(lo, 0)
     pmfs = [_distribution(m, sd, sc, lo, hi) for m, sd, sc in params]
-    shares = _share_of_first(pmfs)
+    shares = share_of_first(pmfs)
     out = [0.0] * n
     for s, p in zip(playing, shares):
         out[s] = p

@@ -95,8 +95,29 @@ def _write(rs, V, mask, u, flag, r, fmatters):
     return bb, bimm, bu, bf, best
 
 
+def best_keep(K: np.ndarray, r: np.ndarray, col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each game (rolls ``r``, keep values in column ``col`` of ``K``): the best keep's
+    value and the keep (a multiset index); the first of equal best, as the advisor's loop."""
+    cand = _tables()[0][r]
+    rows = np.arange(len(r))
+    vals = np.where(cand >= 0, K[np.maximum(cand, 0), col[:, None]], -np.inf)
+    pick = np.argmax(vals, axis=1)
+    return vals[rows, pick], cand[rows, pick]
+
+
+def reroll(cur: np.ndarray, keep: np.ndarray, rolling: np.ndarray, new: np.ndarray) -> None:
+    """In place: where ``rolling``, keep the multiset ``keep`` (the leftmost matching dice)
+    and give the other positions the ``new`` dice."""
+    rows = np.arange(len(cur))
+    left = _tables()[1][np.maximum(keep, 0)].copy()
+    for i in range(5):
+        d = cur[:, i] - 1
+        kept = left[rows, d] > 0
+        left[rows, d] -= kept
+        cur[:, i] = np.where(rolling & ~kept, new[:, i], cur[:, i])
+
+
 def _simulate_batch(rs, V, solver, dice, fmatters):
-    subs, ms_counts, _ = _tables()
     games = dice.shape[0]
     g = np.arange(games)
     mask = np.zeros(games, dtype=np.int64)
@@ -109,21 +130,9 @@ def _simulate_batch(rs, V, solver, dice, fmatters):
         rolling = np.ones(games, dtype=bool)
         for j in (1, 2):
             r = _roll_index(cur)
-            K = two if j == 1 else one
-            cand = subs[r]
-            vals = np.where(cand >= 0, K[np.maximum(cand, 0), g[:, None]], -np.inf)
-            pick = np.argmax(vals, axis=1)          # the first of equal best, as a loop would
-            bv = vals[g, pick]
-            bh = cand[g, pick]
-            wv = _write(rs, V, mask, u, flag, r, fmatters)[4]
-            rolling &= bv > wv
-            # hold multiset bh: keep the leftmost matching dice, reroll the rest
-            left = ms_counts[np.maximum(bh, 0)].copy()
-            for i in range(5):
-                d = cur[:, i] - 1
-                keep = left[g, d] > 0
-                left[g, d] -= keep
-                cur[:, i] = np.where(rolling & ~keep, dice[:, t, j, i], cur[:, i])
+            best, bh = best_keep(two if j == 1 else one, r, g)
+            rolling &= best > _write(rs, V, mask, u, flag, r, fmatters)[4]
+            reroll(cur, bh, rolling, dice[:, t, j])
         r = _roll_index(cur)
         wb, wimm, wu, wf, _ = _write(rs, V, mask, u, flag, r, fmatters)
         total += wimm

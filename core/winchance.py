@@ -18,7 +18,8 @@ import numpy as np
 
 from .advisor_build import _Solver, flag_matters
 from .game import GameState
-from .optimal_sim import _roll_index, _tables, _write
+from .analysis import share_of_first
+from .optimal_sim import _roll_index, _write, best_keep, reroll
 from .rules import MAX_ROLLS, NUM_BOXES
 
 SAMPLES = 2500
@@ -39,10 +40,8 @@ def remaining_points(advisor, sheet, dice: Sequence[int] | None, rolls_left: int
     its total now), from its sheet and — mid-turn — the dice it has and rolls left."""
     rs = advisor.ruleset
     V = advisor.values
-    subs, ms_counts, _ = _tables()
     fm = flag_matters(rs)
     n = samples
-    g = np.arange(n)
     mask = np.full(n, sheet.filled_mask(), dtype=np.int64)
     u = np.full(n, min(sheet.upper_sum, rs.upper_threshold), dtype=np.int64)
     flag = np.full(n, int(fm and sheet.get("bonanza") == 50), dtype=np.int64)
@@ -60,22 +59,12 @@ def remaining_points(advisor, sheet, dice: Sequence[int] | None, rolls_left: int
         rolling = np.ones(n, dtype=bool)
         for j in range(first, MAX_ROLLS):
             r = _roll_index(cur)
-            K = two if j == 1 else one
-            cand = subs[r]
-            vals = np.where(cand >= 0, K[np.maximum(cand, 0), col[:, None]], -np.inf)
-            pick = np.argmax(vals, axis=1)
-            bh = cand[g, pick]
+            best, bh = best_keep(two if j == 1 else one, r, col)
             # roll on only when a keep is strictly better than the best box now
-            rolling &= vals[g, pick] > write[r, col]
+            rolling &= best > write[r, col]
             if not rolling.any():
                 break
-            left = ms_counts[np.maximum(bh, 0)].copy()
-            new = rng.integers(1, 7, size=(n, 5), dtype=np.int64)
-            for i in range(5):
-                d = cur[:, i] - 1
-                keep = left[g, d] > 0
-                left[g, d] -= keep
-                cur[:, i] = np.where(rolling & ~keep, new[:, i], cur[:, i])
+            reroll(cur, bh, rolling, rng.integers(1, 7, size=(n, 5), dtype=np.int64))
         r = _roll_index(cur)
         wb, wimm, wu, wf, _ = _write(rs, V, mask, u, flag, r, fm)
         total += wimm
@@ -93,22 +82,9 @@ def _share_of_first(finals: list[np.ndarray | None]) -> list[float]:
         return out
     lo = min(int(finals[i].min()) for i in live)
     hi = max(int(finals[i].max()) for i in live)
-    pmf = {i: np.bincount(finals[i] - lo, minlength=hi - lo + 1) / len(finals[i]) for i in live}
-    cdf_below = {i: np.concatenate([[0.0], np.cumsum(pmf[i])[:-1]]) for i in live}
-    # P(i wins) = sum_s P_i(s) * E[1 / (1 + ties)] with every other seat at most s: the
-    # product over the others of (below_j(s) + at_j(s) * x), term x^k weighted 1/(1+k),
-    # built for every total s at once
-    for i in live:
-        poly = np.ones((hi - lo + 1, 1))
-        for j in live:
-            if j == i:
-                continue
-            nxt = np.zeros((poly.shape[0], poly.shape[1] + 1))
-            nxt[:, :-1] += poly * cdf_below[j][:, None]
-            nxt[:, 1:] += poly * pmf[j][:, None]
-            poly = nxt
-        share = poly @ (1.0 / np.arange(1, poly.shape[1] + 1))
-        out[i] = float(pmf[i] @ share)
+    pmfs = [np.bincount(finals[i] - lo, minlength=hi - lo + 1) / len(finals[i]) for i in live]
+    for i, p in zip(live, share_of_first(pmfs)):
+        out[i] = p
     return out
 
 
