@@ -30,6 +30,11 @@ class Auto:
             await asyncio.to_thread(get_advisor, name)
         self._ready.set()
 
+    @property
+    def loaded(self) -> bool:
+        """The advisors are in memory: a query costs a table lookup, not a build."""
+        return self._ready is not None and self._ready.is_set()
+
     async def ready(self) -> None:
         self.start()
         await self._ready.wait()

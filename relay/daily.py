@@ -135,15 +135,17 @@ class DailyStore:
             out.append({"name": name, "score": score, "place": place, "same_address": group})
         return out
 
-    def closed_days(self, today: str, limit: int = 7) -> list[dict]:
-        """Past days whose every attempt has ended, newest first, with their seeds."""
+    def closed_days(self, today: str, limit: int = 7, work_out_par: bool = True) -> list[dict]:
+        """Past days whose every attempt has ended, newest first, with their seeds.  A par
+        not known yet is worked out only with ``work_out_par`` (the relay says so once its
+        advisor is loaded: the event loop must never wait for a table build)."""
         rows = self.db.execute(
             "SELECT date, seed, par FROM days WHERE date < ? AND NOT EXISTS (SELECT 1 FROM "
             "attempts WHERE attempts.date = days.date AND score IS NULL AND gave_up IS NULL) "
             "ORDER BY date DESC LIMIT ?", (today, limit)).fetchall()
         out = []
         for d, s, par in rows:
-            if par is None:
+            if par is None and work_out_par:
                 par = self._par(d, bytes(s))
             out.append({"date": d, "seed": bytes(s), "commitment": dice_mod.commitment(bytes(s)),
                         "leaderboard": self.leaderboard(d), "par": par})

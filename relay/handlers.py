@@ -524,7 +524,7 @@ def daily_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     today = relay.clock.today()
     daily = relay.daily
     reply = {"type": "daily_info", "date": today, "commitment": daily.commitment(today),
-             "leaderboard": daily.leaderboard(today), "closed": daily.closed_days(today)}
+             "leaderboard": daily.leaderboard(today), "closed": daily.closed_days(today, work_out_par=relay.auto.loaded)}
     if isinstance(msg.get("name"), str):
         reply["played"] = daily.has_played(today, msg["name"])
     _reply(conn, reply, rid)
