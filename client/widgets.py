@@ -65,6 +65,19 @@ def draw_wrapped(surface, text: str, rect: pygame.Rect, px: int, color, bold=Fal
     return y - rect.y
 
 
+def list_row_back(surface, layout, row: pygame.Rect, selected: bool, focused: bool,
+                  hovered: bool) -> None:
+    """The back of a row in a list of games: the chosen row filled and ringed (brightly
+    when the list has the focus), a row under the pointer shaded."""
+    radius = layout.px(6)
+    if selected:
+        pygame.draw.rect(surface, theme.ACTIVE_COL, row, border_radius=radius)
+        ring = theme.SELECT if focused else theme.PAPER_LINE
+        pygame.draw.rect(surface, ring, row, max(2, layout.px(3)), border_radius=radius)
+    elif hovered:
+        pygame.draw.rect(surface, theme.PAPER_SHADE, row, border_radius=radius)
+
+
 def rounded(surface, rect, color, radius: int, width: int = 0) -> None:
     pygame.draw.rect(surface, color, rect, width, border_radius=radius)
 

@@ -22,7 +22,7 @@ from core.settings import RULESETS
 from .. import actions as A
 from .. import lang, theme
 from ..actions import Action
-from ..widgets import draw_text, draw_wrapped, shadowed_panel
+from ..widgets import draw_text, draw_wrapped, list_row_back, shadowed_panel
 from .base import Scene
 
 CATEGORIES = ("random", "seeded", "daily", "relay", "table")
@@ -404,12 +404,8 @@ class RecordsScene(Scene):
             idx = self.top + i
             rec = self.entries[idx]
             row = L.rect((LIST_X, LIST_Y + i * ROW_H, LIST_W, ROW_H))
-            if idx == self.sel:
-                pygame.draw.rect(surface, theme.ACTIVE_COL, row, border_radius=L.px(6))
-                ring = theme.SELECT if self.focus_id == "list" else theme.PAPER_LINE
-                pygame.draw.rect(surface, ring, row, max(2, L.px(3)), border_radius=L.px(6))
-            elif row.collidepoint(mouse):
-                pygame.draw.rect(surface, theme.PAPER_SHADE, row, border_radius=L.px(6))
+            list_row_back(surface, L, row, idx == self.sel, self.focus_id == "list",
+                          row.collidepoint(mouse))
             if rs:
                 cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), seed_cell(rec),
                          game_date(rec))

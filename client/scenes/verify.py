@@ -15,7 +15,7 @@ from core.verify import verify_bytes, verify_file
 from .. import actions as A
 from .. import theme
 from ..actions import Action
-from ..widgets import draw_text, shadowed_panel
+from ..widgets import draw_text, list_row_back, shadowed_panel
 from .base import Scene
 from .results import verdict_text
 
@@ -196,12 +196,8 @@ class VerifyScene(Scene):
             idx = self.top + i
             rec = self.games[idx]
             row = L.rect((LIST_X, LIST_Y + i * ROW_H, LIST_W, ROW_H))
-            if idx == self.sel:
-                pygame.draw.rect(surface, theme.ACTIVE_COL, row, border_radius=L.px(6))
-                ring = theme.SELECT if self.focus_id == "list" else theme.PAPER_LINE
-                pygame.draw.rect(surface, ring, row, max(2, L.px(3)), border_radius=L.px(6))
-            elif row.collidepoint(mouse):
-                pygame.draw.rect(surface, theme.PAPER_SHADE, row, border_radius=L.px(6))
+            list_row_back(surface, L, row, idx == self.sel, self.focus_id == "list",
+                          row.collidepoint(mouse))
             when = format_datetime(rec.played_at, lang.current()) if rec.played_at else game_date(rec)
             cells = (when, self.t(f"records.cat.{rec.category or rec.mode}"),
                      self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score),
