@@ -33,6 +33,17 @@ async def connect(relay: Relay, **kw) -> RelayClient:
     return await RelayClient.open("127.0.0.1", relay.port, **kw)
 
 
+async def two_at_a_table(relay: Relay, turn_seconds: int = 90) -> tuple[RelayClient, RelayClient]:
+    """Ana hosts a two-seat table, Ben joins, the game starts; both have its header."""
+    a, b = await connect(relay), await connect(relay)
+    joined = await a.create_table("Ana", 2, turn_seconds)
+    await b.join(joined["table"]["code"], "Ben")
+    await a.start()
+    for c in (a, b):
+        await c.wait_until(lambda c=c: c.header is not None)
+    return a, b
+
+
 async def settle(rounds: int = 20) -> None:
     """Let queued callbacks and socket traffic run."""
     for _ in range(rounds):
@@ -45,7 +56,8 @@ def choose_box(state) -> str:
     return allowed(state)[0]
 
 
-__all__ = ["running_relay", "connect", "settle", "choose_box", "ManualClock", "Limits"]
+__all__ = ["running_relay", "connect", "two_at_a_table", "settle", "choose_box", "ManualClock",
+           "Limits"]
 
 
 async def play_turn_step(c: RelayClient) -> dict:

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from relay.client import RelayError
 from relay.framing import pack_frame
 from relay.server import Limits
-from relay.testing import ManualClock, connect, play_turn_step, running_relay, settle
+from relay.testing import (ManualClock, connect, play_turn_step, running_relay, settle,
+                           two_at_a_table)
 
 
 class ErrorLog(logging.Handler):
@@ -272,10 +273,7 @@ def test_bad_rids_are_refused_not_stripped():
 def test_echoed_input_is_bounded():
     async def main():
         async with running_relay() as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 90)
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
+            a, b = await two_at_a_table(relay)
             mover = a if a.my_turn else b
             await mover.roll()
             for msg in ({"type": "write", "seq": mover.seq, "box": "x" * 50_000},

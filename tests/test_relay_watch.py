@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from relay.client import RelayError
-from relay.testing import connect, play_to_end, play_turn_step, running_relay
+from relay.testing import connect, play_to_end, play_turn_step, running_relay, two_at_a_table
 
 
 def test_a_watcher_joins_mid_game_gets_everything_and_can_do_nothing():
@@ -60,15 +60,12 @@ def test_watching_a_table_that_does_not_exist_is_refused():
 def test_a_rematch_between_two_players_starts_a_new_verified_game():
     async def main():
         async with running_relay() as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 90)
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
+            a, b = await two_at_a_table(relay)
             await play_to_end([a, b])
             first = a.header
             got = await b.rematch()                     # Ben asks first: he hosts
             code = got["table"]["code"]
-            assert code != j["table"]["code"] and got["table"]["host"] == got["seat"]
+            assert code != a.table["code"] and got["table"]["host"] == got["seat"]
             await a.wait_until(lambda: any(m for m in list(a.events._queue)
                                            if m.get("type") == "rematch"))
             offer = [m for m in list(a.events._queue) if m.get("type") == "rematch"][-1]
@@ -91,10 +88,7 @@ def test_a_rematch_between_two_players_starts_a_new_verified_game():
 def test_only_a_finished_tables_players_can_rematch():
     async def main():
         async with running_relay() as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 90)
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
+            a, b = await two_at_a_table(relay)
             with pytest.raises(RelayError) as e:
                 await a.rematch()                        # the game is not over
             assert e.value.code == "not_seated"
@@ -110,10 +104,7 @@ def test_leaving_with_a_full_sheet_keeps_the_score():
     counted as giving up (that would rank it behind everyone still playing)."""
     async def main():
         async with running_relay() as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 90)
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
+            a, b = await two_at_a_table(relay)
             first = a if a.my_turn else b
             second = b if first is a else a
             while not first.state.sheets[first.seat].is_complete:

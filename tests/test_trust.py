@@ -20,7 +20,7 @@ from core.game import allowed, apply, new_game, standings
 from core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
 from core.verify import verify_bytes
 from relay.framing import pack_frame
-from relay.testing import connect, play_to_end, running_relay
+from relay.testing import connect, play_to_end, running_relay, two_at_a_table
 
 
 def run(coro):
@@ -32,10 +32,7 @@ def table_log() -> bytes:
     """A finished 2-seat table game (Ana, Ben) played over a real relay."""
     async def main():
         async with running_relay() as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 90)
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
+            a, b = await two_at_a_table(relay)
             await play_to_end([a, b])
             assert a.desync is None and b.desync is None
             return a.end["log"]
@@ -229,10 +226,7 @@ def test_a_request_signed_by_another_key_is_refused():
     async def main():
         async with running_relay() as relay:
             from relay.client import RelayError
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 90)
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
+            a, b = await two_at_a_table(relay)
             mover = a if a.my_turn else b
             await mover.wait_until(lambda: mover.state is not None)
             intent = signing.intent_body(mover.seq, "roll", [False] * 5)
