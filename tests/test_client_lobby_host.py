@@ -2,18 +2,10 @@
 the table is closed (the host's window took its relay with it).  A real hosted relay."""
 from __future__ import annotations
 
-import time
-
 import pygame
 import pytest
 
-
-def _until(app, predicate, seconds=15.0):
-    deadline = time.time() + seconds
-    while not predicate() and time.time() < deadline:
-        app.step()
-        time.sleep(0.02)
-    return predicate()
+from tests.stepping import step_until
 
 
 @pytest.fixture
@@ -36,10 +28,10 @@ def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_clos
     try:
         assert relay.ready.wait(15) and relay.port
         host = RelayConnection("127.0.0.1", relay.port)
-        assert _until(app, lambda: host.status == "connected")
+        assert step_until(app, lambda: host.status == "connected")
         host.send({"type": "create_table", "name": "Ana", "seats": 3, "turn_seconds": 60,
                    "ruleset": "bonanza"})
-        assert _until(app, lambda: host.table is not None)
+        assert step_until(app, lambda: host.table is not None)
         code = host.table["code"]
         app.profile.name = "Bea"
         join = JoinScene(app)
@@ -48,16 +40,16 @@ def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_clos
         join.on_submit("code")
         lobby = app.scene
         assert type(lobby).__name__ == "LobbyScene"
-        assert _until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2)
+        assert step_until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2)
         assert not lobby.enabled(Action("press", "start"))
         host.send({"type": "leave"})                       # Ana leaves the lobby
-        assert _until(app, lambda: app.toast is not None
+        assert step_until(app, lambda: app.toast is not None
                       and app.toast.text == lobby.t("lobby.you_are_host"))
         assert lobby.is_host()
         assert lobby.enabled(Action("press", "start"))
         app.screenshot(artifacts / "client_lobby_you_host.png")
         relay.stop()                                       # the table's relay goes away
-        assert _until(app, lambda: app.scene is join, 30)
+        assert step_until(app, lambda: app.scene is join, 30)
         assert app.toast.text == join.t("lobby.table_closed")
         assert join.code.value == code                      # the form as it was typed
         app.screenshot(artifacts / "client_lobby_table_closed.png")
@@ -80,10 +72,10 @@ def test_the_join_screen_finds_a_table_on_this_network_and_joins_by_enter(app, a
     try:
         assert relay.ready.wait(15) and relay.port
         host = RelayConnection("127.0.0.1", relay.port)
-        assert _until(app, lambda: host.status == "connected")
+        assert step_until(app, lambda: host.status == "connected")
         host.send({"type": "create_table", "name": "Ana", "seats": 2, "turn_seconds": 45,
                    "ruleset": "yacht"})
-        assert _until(app, lambda: host.table is not None)
+        assert step_until(app, lambda: host.table is not None)
         app.profile.name = "Bea"
         join = JoinScene(app)
         app.push(join)
@@ -91,7 +83,7 @@ def test_the_join_screen_finds_a_table_on_this_network_and_joins_by_enter(app, a
             app.step()
         assert join.search is None and join.found == []      # opening it sent nothing
         app.dispatch(Action("press", "find"))
-        assert _until(app, lambda: join.search is None and join.found)
+        assert step_until(app, lambda: join.search is None and join.found)
         assert [(f.host, f.code, f.port) for f in join.found] == [
             ("Ana", host.table["code"], relay.port)]
         assert join.focus_id == "found0"
@@ -99,7 +91,7 @@ def test_the_join_screen_finds_a_table_on_this_network_and_joins_by_enter(app, a
         app.dispatch(Action("confirm"))                       # Enter on the found table
         lobby = app.scene
         assert type(lobby).__name__ == "LobbyScene"
-        assert _until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2)
+        assert step_until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2)
         assert [p["name"] for p in lobby.table["players"]] == ["Ana", "Bea"]
     finally:
         if host is not None:

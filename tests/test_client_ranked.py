@@ -7,13 +7,7 @@ import time
 import pygame
 import pytest
 
-
-def _until(app, predicate, seconds=20.0):
-    deadline = time.time() + seconds
-    while not predicate() and time.time() < deadline:
-        app.step()
-        time.sleep(0.02)
-    return predicate()
+from tests.stepping import step_until
 
 
 @pytest.fixture
@@ -39,11 +33,11 @@ def test_a_ranked_run_from_the_solo_screen(app, artifacts):
         assert type(ranked).__name__ == "RankedScene"
         ranked.address.value, ranked.port.value = "127.0.0.1", str(relay.port)
         app.dispatch(Action("press", "connect"))
-        assert _until(app, lambda: ranked.info is not None)
+        assert step_until(app, lambda: ranked.info is not None)
         assert ranked.board() == [] and ranked.info["attempts"] == 0
         app.screenshot(artifacts / "client_ranked_board.png")
         app.dispatch(Action("press", "play"))
-        assert _until(app, lambda: type(app.scene).__name__ == "RankedGameScene")
+        assert step_until(app, lambda: type(app.scene).__name__ == "RankedGameScene")
         game = app.scene
         deadline = time.time() + 60
         while type(app.scene).__name__ == "RankedGameScene" and time.time() < deadline:
@@ -60,7 +54,7 @@ def test_a_ranked_run_from_the_solo_screen(app, artifacts):
             time.sleep(0.02)
         after = app.scene
         assert type(after).__name__ == "RankedScene" and after.result is not None
-        assert _until(app, lambda: after.info is not None and after.board())
+        assert step_until(app, lambda: after.info is not None and after.board())
         row = after.board()[0]
         assert row["name"] == "Ana" and row["attempts"] == 1
         assert row["score"] == after.result["end"]["totals"][0]

@@ -7,15 +7,7 @@ import time
 
 import pygame
 
-
-def _until(app, predicate, seconds=20.0, others=()):
-    deadline = time.time() + seconds
-    while not predicate() and time.time() < deadline:
-        app.step()
-        for o in others:
-            o()
-        time.sleep(0.02)
-    return predicate()
+from tests.stepping import step_until
 
 
 def _guest_moves(guest):
@@ -60,13 +52,13 @@ def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):
     lobby = app.scene
     guest = watcher = None
     try:
-        assert _until(app, lambda: lobby.table is not None)
+        assert step_until(app, lambda: lobby.table is not None)
         guest = RelayConnection("127.0.0.1", lobby.port)
-        assert _until(app, lambda: guest.status == "connected")
+        assert step_until(app, lambda: guest.status == "connected")
         guest.send({"type": "join", "code": lobby.table["code"], "name": "Guest"})
-        assert _until(app, lambda: len(lobby.table.get("players", [])) == 2)
+        assert step_until(app, lambda: len(lobby.table.get("players", [])) == 2)
         app.dispatch(Action("press", "start"))
-        assert _until(app, lambda: type(app.scene).__name__ == "TableScene")
+        assert step_until(app, lambda: type(app.scene).__name__ == "TableScene")
         _play_out(app, app.scene, [_guest_moves(guest), guest.poll])
         results = app.scene
         assert type(results).__name__ == "ResultsScene" and results.verdict.ok
@@ -79,29 +71,29 @@ def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):
 
         def listen():
             inbox.extend(guest.poll())
-        assert _until(app, lambda: (relobby.table or {}).get("code") not in (None, first_code),
+        assert step_until(app, lambda: (relobby.table or {}).get("code") not in (None, first_code),
                       others=[listen])
         offers = lambda: [m for m in inbox if m.get("type") == "rematch"]   # noqa: E731
-        assert _until(app, lambda: offers(), others=[listen])
+        assert step_until(app, lambda: offers(), others=[listen])
         assert offers()[0]["code"] == relobby.table["code"] and offers()[0]["by"] == "Host"
         guest.send({"type": "rematch"})                    # the guest takes the offer
-        assert _until(app, lambda: len(relobby.table.get("players", [])) == 2)
+        assert step_until(app, lambda: len(relobby.table.get("players", [])) == 2)
         app.screenshot(artifacts / "client_rematch_lobby.png")
         app.dispatch(Action("press", "start"))
-        assert _until(app, lambda: type(app.scene).__name__ == "TableScene")
+        assert step_until(app, lambda: type(app.scene).__name__ == "TableScene")
         table = app.scene
         # a watcher follows the new game
         watcher = RelayConnection("127.0.0.1", relobby.port)
-        assert _until(app, lambda: watcher.status == "connected")
+        assert step_until(app, lambda: watcher.status == "connected")
         watcher.send({"type": "watch", "code": relobby.table["code"]})
-        assert _until(app, lambda: watcher.state is not None and watcher.seat is None,
+        assert step_until(app, lambda: watcher.state is not None and watcher.seat is None,
                       others=[watcher.poll])
-        assert _until(app, lambda: (table.conn.table or {}).get("watchers") == 1)
+        assert step_until(app, lambda: (table.conn.table or {}).get("watchers") == 1)
         app.step()
         app.screenshot(artifacts / "client_table_watched.png")
         _play_out(app, table, [_guest_moves(guest), guest.poll, watcher.poll])
         assert type(app.scene).__name__ == "ResultsScene" and app.scene.verdict.ok
-        assert _until(app, lambda: watcher.end is not None, others=[watcher.poll])
+        assert step_until(app, lambda: watcher.end is not None, others=[watcher.poll])
         assert watcher.client.verdict.ok and watcher.records == app.scene.verdict.log.records
     finally:
         for c in (guest, watcher):
