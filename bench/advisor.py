@@ -54,10 +54,10 @@ def main(argv=None) -> int:
 
     fresh = fresh_process_build("bonanza")
     print(f"first build in a fresh process (import included), bonanza: {fresh:.2f} s")
-    from core import advisor_cache
-    from core.advisor import Advisor
-    from core.advisor_build import build_values
-    from core.rules import RULESETS, Sheet
+    from bonanza.core import advisor_cache
+    from bonanza.core.advisor import Advisor
+    from bonanza.core.advisor_build import build_values
+    from bonanza.core.rules import RULESETS, Sheet
 
     build_values(RULESETS["yacht"])  # warm: imports, thread pool, page faults
     times = {}
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
 
     adv = Advisor(RULESETS["bonanza"], tables["bonanza"])
     rng = np.random.default_rng(1)
-    from core.advisor_tables import upper_sums
+    from bonanza.core.advisor_tables import upper_sums
     lat = []
     for i in range(2000):
         mask = int(rng.integers(0, 8191))

@@ -18,8 +18,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from core.advisor import get_advisor  # noqa: E402
-from core.optimal_sim import draw_dice as _draw_dice, simulate  # noqa: E402
+from bonanza.core.advisor import get_advisor  # noqa: E402
+from bonanza.core.optimal_sim import draw_dice as _draw_dice, simulate  # noqa: E402
 
 
 def draw_dice(games: int, seed: int) -> np.ndarray:

@@ -17,13 +17,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from core.advisor import get_advisor  # noqa: E402
-from core.analysis import analyse_log, win_chances  # noqa: E402
-from core.log import parse_log, setup_from_header  # noqa: E402
-from core.match import Replay  # noqa: E402
-from core.simulate import simulate  # noqa: E402
-from core.verify import verify_bytes  # noqa: E402
-from core.winchance import SAMPLES, win_chances_mc  # noqa: E402
+from bonanza.core.advisor import get_advisor  # noqa: E402
+from bonanza.core.analysis import analyse_log, win_chances  # noqa: E402
+from bonanza.core.log import parse_log, setup_from_header  # noqa: E402
+from bonanza.core.match import Replay  # noqa: E402
+from bonanza.core.simulate import simulate  # noqa: E402
+from bonanza.core.verify import verify_bytes  # noqa: E402
+from bonanza.core.winchance import SAMPLES, win_chances_mc  # noqa: E402
 
 
 def main(argv=None) -> int:

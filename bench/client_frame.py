@@ -55,11 +55,11 @@ if what == "bare":
     while pygame.event.wait().type != pygame.QUIT:
         pass
 else:
-    from client.app import App
+    from bonanza.client.app import App
     app = App((1280, 720), data_dir=tempfile.mkdtemp(prefix="bonanza-idle-"), advisor=False, sound=False)
     app.step()
     if what == "game":
-        from client.scenes.game import SoloGameScene
+        from bonanza.client.scenes.game import SoloGameScene
         app.push(SoloGameScene(app, seed_text="idle"))
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0))
         app.step()
@@ -105,13 +105,13 @@ def main() -> int:
     args = p.parse_args()
     if args.idle_only:
         return idle_figures(args.idle)
-    from client.app import App
+    from bonanza.client.app import App
     data = tempfile.mkdtemp(prefix="bonanza-bench-")
     app = App((1280, 720), data_dir=data)
     app.step()
     first = time.perf_counter() - T0
     from tests.doubles import DemoConnection
-    from client.scenes.table import TableScene
+    from bonanza.client.scenes.table import TableScene
     app.push(TableScene(app, DemoConnection(seats=4)))
     for _ in range(30):
         app.step(1 / 60)

@@ -19,11 +19,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import msgpack  # noqa: E402
 
-from core.game import Seat, allowed, apply, new_game  # noqa: E402
-from core.log import MAGIC, parse_log, setup_from_header  # noqa: E402
-from core.match import Match  # noqa: E402
-from core.rules import points  # noqa: E402
-from core.verify import verify_bytes  # noqa: E402
+from bonanza.core.game import Seat, allowed, apply, new_game  # noqa: E402
+from bonanza.core.log import MAGIC, parse_log, setup_from_header  # noqa: E402
+from bonanza.core.match import Match  # noqa: E402
+from bonanza.core.rules import points  # noqa: E402
+from bonanza.core.verify import verify_bytes  # noqa: E402
 
 
 def make_log(seed: bytes, seats: int) -> bytes:

@@ -36,8 +36,8 @@ import msgpack
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.rules import BOXES  # noqa: E402
-from relay.framing import LENGTH, pack_frame  # noqa: E402
+from bonanza.core.rules import BOXES  # noqa: E402
+from bonanza.relay.framing import LENGTH, pack_frame  # noqa: E402
 
 unpackb = msgpack.unpackb
 
@@ -292,7 +292,7 @@ def start_relay(bare: bool, data: str, src: Path = ROOT) -> tuple[subprocess.Pop
     if bare:
         cmd = [sys.executable, __file__, "--bare-server"]
     else:
-        cmd = [sys.executable, "-m", "relay", "--port", "0", "--data", data,
+        cmd = [sys.executable, "-m", "bonanza.relay", "--port", "0", "--data", data,
                "--bot-delay", "0", "--max-rate", "10000",
                "--max-lobbies-per-address", "100000", "--discovery-port", "0"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, cwd=str(src))

@@ -177,7 +177,7 @@ class App:
             return None
         if ruleset not in self._loaders:
             try:
-                from core.advisor import AdvisorLoader
+                from bonanza.core.advisor import AdvisorLoader
                 self._loaders[ruleset] = AdvisorLoader(ruleset).start()
             except Exception:
                 self._loaders[ruleset] = None

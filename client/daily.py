@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timezone
 
-from core.match import Match
+from bonanza.core.match import Match
 
 RULESET = "yacht"
 REFUSAL_ALREADY_PLAYED = "daily_already_played"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import msgpack
 
-from core.settings import DISCOVERY_BROADCAST, discovery_target
+from bonanza.core.settings import DISCOVERY_BROADCAST, discovery_target
 
 QUERY = msgpack.packb({"type": "discover", "version": 1}, use_bin_type=True)
 WAIT = 0.8                 # seconds answers are collected

@@ -12,7 +12,7 @@ import threading
 import weakref
 from pathlib import Path
 
-from core.settings import DEFAULT_PORT
+from bonanza.core.settings import DEFAULT_PORT
 
 ROOT = Path(__file__).resolve().parent.parent
 # A hosted relay with nobody connected and no game running exits by itself after this
@@ -44,7 +44,7 @@ class HostedRelay:
         # block a long-running relay that logs warnings.
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "relay", "--host", host, "--port", str(port),
+            [sys.executable, "-m", "bonanza.relay", "--host", host, "--port", str(port),
              "--bot-delay", str(bot_delay), "--idle-exit", str(idle_exit)],
             stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env, cwd=str(ROOT))
         self.port: int | None = None

@@ -6,7 +6,7 @@ English text.  Placeholders use ``str.format`` syntax (``{name}``).
 
 Typical use::
 
-    from client import i18n
+    from bonanza.client import i18n
     i18n.set_language(i18n.choose_language(settings.language))
     label = i18n.t("menu.solo")
     left = i18n.tn("game.rolls_left", 2)          # "2 rolls left"
@@ -53,7 +53,7 @@ _NAMES = {
 def lang_dir() -> Path:
     """Directory holding the ``.po`` catalogues (the ``lang`` package)."""
     try:
-        import lang  # the package next to client/, shipped with the .po files
+        from bonanza import lang  # shipped with the .po files
 
         return Path(lang.__file__).resolve().parent
     except Exception:  # pragma: no cover - source checkout without the package on sys.path

@@ -69,12 +69,12 @@ class Profile:
         signer = getattr(self, "_signer", None)
         if signer is None:
             import secrets
-            from core.signing import KEY_BYTES, Signer
+            from bonanza.core.signing import KEY_BYTES, Signer
             directory = getattr(self.store, "directory", None)
             try:
                 if not directory:
                     raise OSError("no data folder")
-                from relay.keys import load_or_create
+                from bonanza.relay.keys import load_or_create
                 signer = load_or_create(os.path.join(directory, "seat.key"))
             except Exception:   # a table still plays; its log names a key of this run
                 signer = Signer(secrets.token_bytes(KEY_BYTES))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from core.rules import BOXES, UPPER_BOXES
+from bonanza.core.rules import BOXES, UPPER_BOXES
 from . import actions as A
 from . import fonts, lang, theme
 from .actions import Action
@@ -23,7 +23,7 @@ def rows_for(ruleset) -> list:
     name = getattr(ruleset, "name", ruleset)
     if name is None:
         return list(ROWS)
-    from core.rules import RULESETS
+    from bonanza.core.rules import RULESETS
     rs = RULESETS[name] if isinstance(ruleset, str) else ruleset
     return [r for r in ROWS if rs.joker or r != ("sum", "joker")]
 COUNT_SECONDS = 0.5          # a written box counts up to its points

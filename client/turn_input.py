@@ -7,8 +7,8 @@ Escape, a roll or another box cancels it.
 """
 from __future__ import annotations
 
-from core.game import GameState, allowed, check_write
-from core.rules import BOXES, preview
+from bonanza.core.game import GameState, allowed, check_write
+from bonanza.core.rules import BOXES, preview
 
 REGISTER, SCRATCH = "register", "scratch"
 

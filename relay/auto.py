@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Sequence
 
-from core.rules import Sheet, get_ruleset
+from bonanza.core.rules import Sheet, get_ruleset
 
 RULESETS = ("bonanza", "yacht")
 
@@ -25,7 +25,7 @@ class Auto:
             self._task = asyncio.get_running_loop().create_task(self._load())
 
     async def _load(self) -> None:
-        from core.advisor import get_advisor
+        from bonanza.core.advisor import get_advisor
         for name in RULESETS:
             await asyncio.to_thread(get_advisor, name)
         self._ready.set()
@@ -41,11 +41,11 @@ class Auto:
 
     @staticmethod
     def advisor_box(ruleset: str, sheet: Sheet, dice: Sequence[int], rolls_left: int) -> str:
-        from core.advisor import get_advisor
+        from bonanza.core.advisor import get_advisor
         return get_advisor(ruleset).advise(sheet, dice, rolls_left).boxes[0].box
 
     @staticmethod
     def bot_action(policy: str | None, ruleset: str, sheet: Sheet, dice, rolls_left: int):
         """("hold", mask5) -> roll keeping mask, or ("write", box)."""
-        from core.bots import choose
+        from bonanza.core.bots import choose
         return choose(policy or "casual", get_ruleset(ruleset), sheet, dice, rolls_left)

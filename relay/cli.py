@@ -9,7 +9,7 @@ import signal
 import sqlite3
 import sys
 
-from core.settings import (DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError,
+from bonanza.core.settings import (DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError,
                            discovery_target)
 
 from .connection import Limits

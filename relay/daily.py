@@ -13,7 +13,7 @@ import sqlite3
 import unicodedata
 from pathlib import Path
 
-from core import dice as dice_mod
+from bonanza.core import dice as dice_mod
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS days (date TEXT PRIMARY KEY, seed BLOB NOT NULL);
@@ -155,7 +155,7 @@ class DailyStore:
         """The day's par: what the optimal bot scores on the day's dice (a one-seat game
         on the day's key), worked out once the seed may be known and kept."""
         try:
-            from core.simulate import simulate
+            from bonanza.core.simulate import simulate
             par = simulate("yacht", ["optimal"], seed).state.total(0)
         except Exception:   # the advisor's table is not there yet: next time
             return None

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import msgpack
 
-from core.settings import DISCOVERY_PORT
+from bonanza.core.settings import DISCOVERY_PORT
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Relay

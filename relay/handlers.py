@@ -8,11 +8,11 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any, Callable
 
-from core import dice as dice_mod
-from core import signing
-from core.game import MAX_SEATS, Refusal, Seat
-from core.match import Match
-from core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_RULESET,
+from bonanza.core import dice as dice_mod
+from bonanza.core import signing
+from bonanza.core.game import MAX_SEATS, Refusal, Seat
+from bonanza.core.match import Match
+from bonanza.core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_RULESET,
                            MAX_NAME, MIN_SEATS_TABLE, RULESETS, TURN_SECONDS, SettingError,
                            clean_name)
 

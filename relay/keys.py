@@ -11,7 +11,7 @@ import os
 import secrets
 from pathlib import Path
 
-from core.signing import KEY_BYTES, Signer
+from bonanza.core.signing import KEY_BYTES, Signer
 
 
 class KeyFileError(Exception):

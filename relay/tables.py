@@ -14,11 +14,11 @@ import math
 import secrets
 from typing import TYPE_CHECKING, Any, Sequence
 
-from core import dice as dice_mod
-from core.game import Refusal, standings
-from core.log import pack as _pack
-from core.match import GAME_OVER, NO_HOLD, Match
-from core.settings import DEFAULT_BOT_POLICY
+from bonanza.core import dice as dice_mod
+from bonanza.core.game import Refusal, standings
+from bonanza.core.log import pack as _pack
+from bonanza.core.match import GAME_OVER, NO_HOLD, Match
+from bonanza.core.settings import DEFAULT_BOT_POLICY
 
 from .framing import LENGTH, pack_frame
 

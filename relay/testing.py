@@ -52,7 +52,7 @@ async def settle(rounds: int = 20) -> None:
 
 def choose_box(state) -> str:
     """A legal box for the active seat (the first the rules allow)."""
-    from core.game import allowed
+    from bonanza.core.game import allowed
     return allowed(state)[0]
 
 

@@ -68,8 +68,8 @@ def artifacts() -> Path:
 def app(data_dirs):
     """A game window on the dummy video driver: no advisor, no sound, no animation."""
     import pygame
-    from client import lang
-    from client.app import App
+    from bonanza.client import lang
+    from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
     a.profile.settings["animation"] = "off"
     yield a

@@ -6,8 +6,8 @@ without a network; it has the attributes ``TableScene`` reads from a
 """
 from __future__ import annotations
 
-from core.game import Seat
-from core.match import Match
+from bonanza.core.game import Seat
+from bonanza.core.match import Match
 
 
 class DemoConnection:

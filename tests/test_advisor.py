@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from core import advisor_cache
-from core.advisor import Advisor, AdvisorLoader, get_advisor, turn_start_value
-from core.advisor_build import build_values, layer_states
-from core.advisor_tables import FULL_MASK, upper_sums
-from core.rules import (BOX_INDEX, BOXES, RULESETS, Sheet, allowed_boxes, points)
+from bonanza.core import advisor_cache
+from bonanza.core.advisor import Advisor, AdvisorLoader, get_advisor, turn_start_value
+from bonanza.core.advisor_build import build_values, layer_states
+from bonanza.core.advisor_tables import FULL_MASK, upper_sums
+from bonanza.core.rules import (BOX_INDEX, BOXES, RULESETS, Sheet, allowed_boxes, points)
 
 YACHT_OPTIMUM = 245.8707745                 # published, no joker / no extra bonus
 PEER_FORCED_JOKER_100 = 254.58772873449593  # yatzy-solver "american+forced-joker"
@@ -293,13 +293,13 @@ def test_get_advisor_is_cached(advisors):
 
 # ------------------------------------------------------------ command line
 def test_cli_expected(advisors, capsys):
-    from client.commands import advise as cmd_advise
+    from bonanza.client.commands import advise as cmd_advise
     assert cmd_advise.main(["--ruleset", "yacht", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"expected": advisors["yacht"].expected_start()}
 
 
 def test_cli_situation(advisors, capsys):
-    from client.commands import advise as cmd_advise
+    from bonanza.client.commands import advise as cmd_advise
     rc = cmd_advise.main(["--ruleset", "bonanza", "--filled", "ones,sixes", "--upper", "21",
                           "--dice", "3,3,3,6,6", "--rolls-left", "1", "--json"])
     out = json.loads(capsys.readouterr().out)
@@ -317,14 +317,14 @@ def test_cli_situation(advisors, capsys):
     ["--ruleset", "poker", "--json"],
 ])
 def test_cli_errors(advisors, capsys, argv):
-    from client.commands import advise as cmd_advise
+    from bonanza.client.commands import advise as cmd_advise
     assert cmd_advise.main(argv) != 0
     err = capsys.readouterr().err
     assert err.startswith("error:")
 
 
 def test_cli_json_lines(advisors, monkeypatch, capsys):
-    from client.commands import advise as cmd_advise
+    from bonanza.client.commands import advise as cmd_advise
     lines = [
         {"ruleset": "yacht", "filled": [], "upper": 0, "bonanza_50": False,
          "dice": [3, 3, 3, 6, 6], "rolls_left": 0},

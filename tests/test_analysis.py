@@ -9,12 +9,12 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from core import analysis as A
-from core.game import Seat, allowed, new_game, standings
-from core.log import parse_log
-from core.match import Match
-from core.rules import BONANZA_POINTS, BOXES, NUM_DICE
-from core.simulate import play_bot_turn, simulate
+from bonanza.core import analysis as A
+from bonanza.core.game import Seat, allowed, new_game, standings
+from bonanza.core.log import parse_log
+from bonanza.core.match import Match
+from bonanza.core.rules import BONANZA_POINTS, BOXES, NUM_DICE
+from bonanza.core.simulate import play_bot_turn, simulate
 
 IDENTITY_TOL = 1e-6
 
@@ -24,7 +24,7 @@ def advisors(shared_cache_dir):
     """Both advisors, loaded once from the session cache (hypothesis examples share them)."""
     mp = pytest.MonkeyPatch()
     mp.setenv("BONANZA_CACHE_DIR", str(shared_cache_dir))
-    from core.advisor import get_advisor
+    from bonanza.core.advisor import get_advisor
     advs = {name: get_advisor(name) for name in ("bonanza", "yacht")}
     yield advs
     mp.undo()
@@ -37,7 +37,7 @@ def analysed(match: Match) -> A.GameAnalysis:
 
 def joker_writes(match: Match) -> int:
     """Writes of five equal dice while the Bonanza box was already filled."""
-    from core.match import Replay
+    from bonanza.core.match import Replay
     replay, n = Replay(match.setup), 0
     for m in match.log.moves:
         st = replay.state
@@ -111,7 +111,7 @@ def test_figures_match_the_advisor_directly(advisors):
     adv = advisors["yacht"]
     m = simulate("yacht", ["casual"], b"direct")
     a = analysed(m)
-    from core.match import Replay
+    from bonanza.core.match import Replay
     replay = Replay(m.setup)
     decisions = {d.seq: d for d in a.seats[0].decisions}
     rolls = {r.seq: r for r in a.seats[0].rolls}
@@ -300,7 +300,7 @@ def test_give_up_mid_turn_is_reported_not_held_to_the_score_identity():
 # ------------------------------------------------------------ win chances
 def test_win_chances_symmetry_and_lead(advisors):
     adv = advisors["bonanza"]
-    from core.game import Setup
+    from bonanza.core.game import Setup
     state = new_game(Setup("bonanza", (Seat("A"), Seat("B")), 0))
     p = A.win_chances(adv, state)
     assert p == pytest.approx([0.5, 0.5], abs=1e-9)
@@ -326,7 +326,7 @@ def test_win_chances_close_to_the_spread_table():
 
 # ------------------------------------------------------------ errors
 def test_illegal_move_is_an_analysis_error():
-    from core.game import Setup
+    from bonanza.core.game import Setup
     setup = Setup("bonanza", (Seat("A"),), 0)
     with pytest.raises(A.AnalysisError) as e:
         A.analyse_game(setup, [{"type": "write", "seat": 0, "box": "chance", "auto": False}])
@@ -341,7 +341,7 @@ def test_wrong_advisor_is_refused(advisors):
 
 # ------------------------------------------------------------ the command
 def test_command_json(tmp_path, capsys):
-    from client.commands import main
+    from bonanza.client.commands import main
     m = simulate("bonanza", ["casual", "optimal"], b"cli")
     path = tmp_path / "game.bonanza"
     path.write_bytes(m.log.to_bytes())
@@ -371,7 +371,7 @@ def test_command_json(tmp_path, capsys):
                                           (b"hello world, not a log", "not_a_log"),
                                           ("cut", "truncated"), ("flip", "chain")])
 def test_command_bad_files(tmp_path, capsys, content, code):
-    from client.commands import main
+    from bonanza.client.commands import main
     path = tmp_path / "bad.bonanza"
     good = simulate("yacht", ["casual"], b"bad").log.to_bytes()
     if content == "cut":
@@ -392,7 +392,7 @@ def test_command_bad_files(tmp_path, capsys, content, code):
 
 
 def test_unfinished_log_is_refused(tmp_path, capsys):
-    from client.commands import main
+    from bonanza.client.commands import main
     m = solo(seed=b"unfinished")
     m.roll()
     m.write(allowed(m.state)[0])

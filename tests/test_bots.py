@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from core.advisor import get_advisor
-from core.bots import choose
-from core.rules import BOXES, RULESETS, Sheet, allowed_boxes, write
+from bonanza.core.advisor import get_advisor
+from bonanza.core.bots import choose
+from bonanza.core.rules import BOXES, RULESETS, Sheet, allowed_boxes, write
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from core.bots import choose
-from core.game import GameState, Seat, Setup, new_game
-from core.match import Match
-from core.rules import BOXES, Sheet
-from core.verify import verify_bytes
+from bonanza.core.bots import choose
+from bonanza.core.game import GameState, Seat, Setup, new_game
+from bonanza.core.match import Match
+from bonanza.core.rules import BOXES, Sheet
+from bonanza.core.verify import verify_bytes
 
-from client import lang, theme, widgets
-from client.actions import Action
+from bonanza.client import lang, theme, widgets
+from bonanza.client.actions import Action
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 
@@ -20,7 +20,7 @@ LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 @pytest.fixture
 def adv_app(data_dirs):
     """A window with the advisor (loaded from the session's cache)."""
-    from client.app import App
+    from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=True, sound=False)
     a.profile.settings["animation"] = "off"
     a.advisor_loader("bonanza").result()
@@ -62,7 +62,7 @@ def rolled(sheet: Sheet, dice, rolls=1, seq=1) -> GameState:
 
 def game_scene(app, holder: list):
     """A game screen showing ``holder[0]`` (swap it to change the situation)."""
-    from client.scenes.game import GameScene
+    from bonanza.client.scenes.game import GameScene
 
     class Scene(GameScene):
         @property
@@ -81,7 +81,7 @@ def game_scene(app, holder: list):
 
 
 def test_verdict_names_a_roll_when_rolling_is_better_and_a_box_when_writing_is(adv_app, artifacts):
-    from client.scenes.game import verdict_options
+    from bonanza.client.scenes.game import verdict_options
     app = adv_app
     holder = [rolled(Sheet(), (3, 3, 6, 6, 3))]
     sc = game_scene(app, holder)
@@ -161,7 +161,7 @@ def bot_game(seats=4, policies=("casual", "optimal", "casual", "casual"), auto_e
 
 
 def open_analysis(app, data: bytes):
-    from client.scenes.analysis import AnalysisScene
+    from bonanza.client.scenes.analysis import AnalysisScene
     sc = AnalysisScene(app, verify_bytes(data))
     app.push(sc)
     assert sc.wait()
@@ -170,8 +170,8 @@ def open_analysis(app, data: bytes):
 
 
 def test_analysis_from_the_results_by_keyboard(app, artifacts):
-    from client.scenes.analysis import AnalysisScene
-    from client.scenes.replay import ReplayScene
+    from bonanza.client.scenes.analysis import AnalysisScene
+    from bonanza.client.scenes.replay import ReplayScene
     from tests.test_client_scenes import finished_solo
     results = finished_solo(app)          # every turn writes the first free box: costly
     assert results.button_enabled("analysis")
@@ -207,7 +207,7 @@ def test_analysis_from_the_results_by_keyboard(app, artifacts):
 
 
 def test_analysis_of_a_table_by_mouse(app, artifacts):
-    from client.scenes.replay import ReplayScene
+    from bonanza.client.scenes.replay import ReplayScene
     sc = open_analysis(app, bot_game())
     a = sc.analysis
     assert len(a.seats) == 4 and a.win_chance
@@ -253,8 +253,8 @@ def test_analysis_fits_in_six_languages_at_960x540(app):
 
 
 def test_records_opens_the_analysis(app):
-    from client.scenes.analysis import AnalysisScene
-    from client.scenes.records import RecordsScene
+    from bonanza.client.scenes.analysis import AnalysisScene
+    from bonanza.client.scenes.records import RecordsScene
     from tests.test_client_scenes import populate_records
     populate_records(app)
     rec = RecordsScene(app)
@@ -269,7 +269,7 @@ def test_records_opens_the_analysis(app):
 
 # ------------------------------------------------------------------ the tables' win bar
 def test_table_win_bar(adv_app, artifacts):
-    from client.scenes.table import TableScene
+    from bonanza.client.scenes.table import TableScene
     from tests.doubles import DemoConnection
     app = adv_app
     conn = DemoConnection(seats=4)

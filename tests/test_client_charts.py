@@ -7,11 +7,11 @@ import numpy as np
 import pygame
 import pytest
 
-from core.game import Seat
-from core.match import Match
-from core.simulate import play_bot_turn
+from bonanza.core.game import Seat
+from bonanza.core.match import Match
+from bonanza.core.simulate import play_bot_turn
 
-from client import theme, widgets
+from bonanza.client import theme, widgets
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 
@@ -62,7 +62,7 @@ def filled(app):
 
 
 def open_charts(app, ruleset="bonanza"):
-    from client.scenes.charts import ChartsScene
+    from bonanza.client.scenes.charts import ChartsScene
     sc = ChartsScene(app, ruleset)
     app.push(sc)
     assert sc.wait()
@@ -71,8 +71,8 @@ def open_charts(app, ruleset="bonanza"):
 
 
 def test_charts_from_records_by_keyboard(app, filled, artifacts):
-    from client.scenes.charts import ChartsScene
-    from client.scenes.records import RecordsScene
+    from bonanza.client.scenes.charts import ChartsScene
+    from bonanza.client.scenes.records import RecordsScene
     rec = RecordsScene(app)
     app.push(rec)
     app.step()
@@ -113,8 +113,8 @@ def test_charts_from_records_by_keyboard(app, filled, artifacts):
 
 
 def test_charts_by_mouse_and_yacht_games(app, filled, artifacts):
-    from client.scenes.charts import ChartsScene, cached_point
-    from client.scenes.records import RecordsScene
+    from bonanza.client.scenes.charts import ChartsScene, cached_point
+    from bonanza.client.scenes.records import RecordsScene
     store = app.profile.store
     yacht = record_games(store, "yacht", ["casual", "optimal", "casual"], "y")
     rec = RecordsScene(app)
@@ -142,7 +142,7 @@ def test_charts_empty_state(app, artifacts):
 
 
 def test_more_games_than_the_per_game_charts_show(app, monkeypatch, artifacts):
-    from client.scenes import charts
+    from bonanza.client.scenes import charts
     monkeypatch.setattr(charts, "CHART_GAMES", 4)
     recs = record_games(app.profile.store, "bonanza", ["casual"] * 6, "many")
     sc = open_charts(app)
@@ -164,7 +164,7 @@ def test_charts_fit_in_six_languages_at_960x540(app, filled, artifacts):
             if ruleset == "bonanza":
                 pygame.image.save(app.screen, str(artifacts / f"client_small_{code}_charts.png"))
         app.to_title()
-        from client.scenes.records import RecordsScene
+        from bonanza.client.scenes.records import RecordsScene
         app.push(RecordsScene(app))
         problems += [(code, "records") + p for p in overflows(app)]
     assert not problems, "\n".join(map(str, problems[:40]))
@@ -174,8 +174,8 @@ def test_moved_simulator_plays_the_same_games(monkeypatch, shared_cache_dir):
     """core.optimal_sim gives the scores bench/advisor_sim.py gave before the move
     (recorded from it), whatever the batch size."""
     monkeypatch.setenv("BONANZA_CACHE_DIR", str(shared_cache_dir))
-    from core.advisor import get_advisor
-    from core.optimal_sim import draw_dice, optimal_scores, simulate
+    from bonanza.core.advisor import get_advisor
+    from bonanza.core.optimal_sim import draw_dice, optimal_scores, simulate
     before = {
         "bonanza": [279, 270, 215, 176, 268, 345, 203, 175, 281, 269, 225, 271, 199, 270, 224, 198,
                     262, 261, 254, 303, 265, 292, 222, 285],

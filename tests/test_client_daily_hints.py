@@ -5,10 +5,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from core.game import GameState, Seat, Setup, new_game
-from core.rules import BOXES, Sheet
+from bonanza.core.game import GameState, Seat, Setup, new_game
+from bonanza.core.rules import BOXES, Sheet
 
-from client import i18n, lang, theme, widgets
+from bonanza.client import i18n, lang, theme, widgets
 
 
 def sheet(**filled) -> Sheet:
@@ -22,7 +22,7 @@ def joker_state(seats: int, sh: Sheet, dice=(4, 4, 4, 4, 4)) -> GameState:
 
 
 def hint_scene(app, state):
-    from client.scenes.game import GameScene
+    from bonanza.client.scenes.game import GameScene
 
     class Scene(GameScene):
         @property
@@ -106,8 +106,8 @@ def test_joker_hint_fits_in_six_languages_at_the_smallest_window(app, artifacts,
 
 
 def finished_log() -> tuple:
-    from core.game import allowed
-    from core.match import Match
+    from bonanza.core.game import allowed
+    from bonanza.core.match import Match
     m = Match.create("bonanza", [Seat("Ana")], bytes(32), mode="solo")
     while not m.state.over:
         if m.state.dice is None:
@@ -119,7 +119,7 @@ def finished_log() -> tuple:
 
 
 def test_results_verdict_line_reads_naturally(app, artifacts):
-    from client.scenes.results import ResultsScene
+    from bonanza.client.scenes.results import ResultsScene
     m, data = finished_log()
     bad = bytearray(data)
     bad[len(bad) // 2] ^= 0xFF

@@ -14,16 +14,16 @@ import time
 import pygame
 import pytest
 
-from core.game import allowed
-from client import lang
+from bonanza.core.game import allowed
+from bonanza.client import lang
 
 DAY1, DAY2, DAY3 = "2024-03-04", "2024-03-05", "2024-03-06"
 
 
 @pytest.fixture
 def relay(tmp_path):
-    from relay.clock import ManualClock
-    from relay.server import Relay
+    from bonanza.relay.clock import ManualClock
+    from bonanza.relay.server import Relay
     clock = ManualClock(date=DAY1)
     loop = asyncio.new_event_loop()
     box: dict = {}
@@ -49,7 +49,7 @@ def relay(tmp_path):
 
 @pytest.fixture
 def app(data_dirs):
-    from client.app import App
+    from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
     a.profile.settings["animation"] = "off"
     a.profile.name = "Ana"
@@ -65,7 +65,7 @@ def app(data_dirs):
 
 def play_as(port: int, name: str) -> int:
     """Another player's whole daily through RelayConnection: roll once, write the first allowed box."""
-    from relay.client import RelayConnection
+    from bonanza.relay.client import RelayConnection
     conn = RelayConnection("127.0.0.1", port)
     try:
         deadline = time.time() + 30
@@ -245,7 +245,7 @@ def test_relay_daily_through_the_scene(relay, app, artifacts):
     assert len(hist) == 1 and hist[0].score == score and hist[0].date == DAY2
     assert hist[0].seed is not None                  # the relay's revealed seed
     assert app.profile.store.daily_status(DAY2) == "available"    # the offline attempt is untouched
-    from client.scenes.daily_relay import pending_logs, last_relay
+    from bonanza.client.scenes.daily_relay import pending_logs, last_relay
     assert pending_logs(app) == []
     assert last_relay(app) == ("127.0.0.1", r.port)
     assert later.info["closed"][0]["date"] == DAY2
@@ -273,7 +273,7 @@ class FakeConn:
 
 
 def fake_info(played=False):
-    from core import dice
+    from bonanza.core import dice
     seed = bytes(range(32))
     board = [{"name": n, "score": s, "place": p} for n, s, p in
              (("Bartholomew Quickfingers", 242, 1), ("Ana", 240, 2), ("Cid", 240, 2), ("Dan", 199, 4),
@@ -286,9 +286,9 @@ def fake_info(played=False):
 
 
 def test_daily_screens_fit_in_six_languages(app, artifacts):
-    from client import i18n, theme, widgets
-    from client.scenes.daily import DailyScene
-    from client.scenes.daily_relay import DailyRelayScene
+    from bonanza.client import i18n, theme, widgets
+    from bonanza.client.scenes.daily import DailyScene
+    from bonanza.client.scenes.daily_relay import DailyRelayScene
     app.apply_window(theme.MIN_WINDOW)
     end = {"type": "end", "standings": [{"seat": 0, "name": "Ana", "total": 240, "place": 1, "gave_up": None}]}
     problems = []
@@ -322,7 +322,7 @@ def test_daily_screens_fit_in_six_languages(app, artifacts):
 def test_play_with_others_opens_a_daily_table_on_the_same_relay(relay, app, artifacts):
     r, clock = relay
     info = open_relay_daily(app, r.port, by_mouse=False)
-    from client.actions import Action
+    from bonanza.client.actions import Action
     assert info.enabled(Action("press", "together"))
     click_widget(app, "together")
     lobby = app.scene

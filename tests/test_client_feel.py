@@ -9,13 +9,13 @@ import types
 import pygame
 import pytest
 
-from core.game import GameState, Seat, Setup, new_game
-from core.match import Match
-from core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, Sheet
-from core.settings import MAX_NAME
+from bonanza.core.game import GameState, Seat, Setup, new_game
+from bonanza.core.match import Match
+from bonanza.core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, Sheet
+from bonanza.core.settings import MAX_NAME
 
-from client import lang, theme, widgets
-from client.actions import Action
+from bonanza.client import lang, theme, widgets
+from bonanza.client.actions import Action
 
 
 def sheet(extra_bonus=0, **filled) -> Sheet:
@@ -30,7 +30,7 @@ def state_of(sh: Sheet, ruleset="bonanza", dice=None, name="P1") -> GameState:
 
 def stub_game(app, state, ruleset="bonanza"):
     """A game screen over a state the test sets (``scene.st``): one seat, always its turn."""
-    from client.scenes.game import GameScene
+    from bonanza.client.scenes.game import GameScene
 
     class Stub(GameScene):
         @property
@@ -181,7 +181,7 @@ def test_held_dice_do_not_move_without_animation(app, setting):
 
 
 def test_another_seats_holds_lift_at_the_table(app, artifacts):
-    from client.scenes.table import TableScene
+    from bonanza.client.scenes.table import TableScene
     from tests.doubles import DemoConnection
     app.profile.settings["animation"] = "normal"
     conn = DemoConnection(seats=2)
@@ -208,7 +208,7 @@ def test_scratched_box_is_struck_not_a_zero(app, artifacts):
     def spy(surface, text, rect, *a, **k):
         texts.append((text, rect.copy()))
         return real(surface, text, rect, *a, **k)
-    import client.sheet_view as svm
+    import bonanza.client.sheet_view as svm
     svm.draw_text = spy
     try:
         app.draw()
@@ -244,7 +244,7 @@ def test_yacht_sheet_has_no_joker_row(app):
 # ------------------------------------------------------------------ results
 
 def finished_match(seed=b"f" * 32, holds=None) -> Match:
-    from core.game import allowed
+    from bonanza.core.game import allowed
     m = Match.create("bonanza", [Seat("Player")], seed, mode="solo")
     while not m.state.over:
         m.roll([False] * 5)
@@ -255,7 +255,7 @@ def finished_match(seed=b"f" * 32, holds=None) -> Match:
 
 
 def results_scene(app, new_best=False):
-    from client.scenes.results import ResultsScene
+    from bonanza.client.scenes.results import ResultsScene
     m = finished_match()
     record = types.SimpleNamespace(new_best=new_best, duration_ms=61_234)
     res = ResultsScene(app, m.state, m.log.to_bytes(), elapsed=61.2, record=record, mode="solo",
@@ -300,7 +300,7 @@ def test_results_count_up_is_skipped_by_a_key(app):
 # ------------------------------------------------------------------ idle
 
 def test_a_still_game_screen_redraws_only_its_timer(app):
-    from client.scenes.game import SoloGameScene
+    from bonanza.client.scenes.game import SoloGameScene
     app.profile.settings["animation"] = "off"
     g = SoloGameScene(app, seed_text="still")
     app.push(g)
@@ -337,8 +337,8 @@ def test_a_still_game_screen_redraws_only_its_timer(app):
 # ------------------------------------------------------------------ interface gaps
 
 def test_toasts_wrap_long_paths_and_never_cover_a_button(app, artifacts):
-    from client.scenes.records import RecordsScene
-    from client.scenes.results import ResultsScene
+    from bonanza.client.scenes.records import RecordsScene
+    from bonanza.client.scenes.results import ResultsScene
     path = "/home/someone/.local/share/bonanza/exports/" + "bonanza-2026-12-01-solo-seeded-" * 4 + ".bonanza"
     for make in (lambda: app.push(RecordsScene(app)), lambda: results_scene(app)):
         make()
@@ -359,8 +359,8 @@ def test_toasts_wrap_long_paths_and_never_cover_a_button(app, artifacts):
 
 
 def test_a_click_beside_a_pending_register_cancels_it(app):
-    from client.scenes.game import SoloGameScene
-    from core.rules import preview
+    from bonanza.client.scenes.game import SoloGameScene
+    from bonanza.core.rules import preview
     app.profile.settings["animation"] = "off"
     g = SoloGameScene(app, seed_text="cancel-by-mouse")
     app.push(g)
@@ -379,8 +379,8 @@ def test_a_click_beside_a_pending_register_cancels_it(app):
 
 
 def test_text_fields_home_end_caret_and_the_name_limit(app):
-    from client.scenes.settings import SettingsScene
-    from client.scenes.lobby import HostSetupScene
+    from bonanza.client.scenes.settings import SettingsScene
+    from bonanza.client.scenes.lobby import HostSetupScene
     sc = SettingsScene(app)
     app.push(sc)
     sc.focus_id = "name"
@@ -414,7 +414,7 @@ def test_text_fields_home_end_caret_and_the_name_limit(app):
 
 
 def test_the_default_name_is_not_pinned_to_the_first_language(app):
-    from client.scenes.settings import SettingsScene
+    from bonanza.client.scenes.settings import SettingsScene
     assert not app.profile.has_name
     sc = SettingsScene(app)
     app.push(sc)
@@ -443,7 +443,7 @@ def test_a_long_name_is_cut_on_the_sheet_at_a_readable_size(app):
 
 
 def test_game_key_hints_only_on_game_screens(app):
-    from client.scenes.solo_setup import SoloSetupScene
+    from bonanza.client.scenes.solo_setup import SoloSetupScene
     controls = lang.t("game.controls")
     assert controls not in shown_texts(app)                   # title
     app.push(SoloSetupScene(app))
@@ -453,8 +453,8 @@ def test_game_key_hints_only_on_game_screens(app):
 
 
 def test_replay_opens_with_a_visible_focus_and_shows_held_dice(app):
-    from core.verify import verify_bytes
-    from client.scenes.replay import ReplayScene
+    from bonanza.core.verify import verify_bytes
+    from bonanza.client.scenes.replay import ReplayScene
     m = finished_match(holds=[True, False, True, False, False])
     rp = ReplayScene(app, verify_bytes(m.log.to_bytes()))
     app.push(rp)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from client import fonts, lang
+from bonanza.client import fonts, lang
 
 
 def test_the_font_check_tells_drawable_from_missing_characters(app):
@@ -30,7 +30,7 @@ def test_a_stored_name_is_drawn_with_a_replacement_not_a_box(app):
 
 @pytest.mark.parametrize("code", ["fr", "pt-BR"])
 def test_a_text_field_refuses_characters_the_font_cannot_draw(app, code):
-    from client.scenes.settings import SettingsScene
+    from bonanza.client.scenes.settings import SettingsScene
     app.set_language(code)
     sc = SettingsScene(app)
     app.push(sc)
@@ -46,7 +46,7 @@ def test_a_text_field_refuses_characters_the_font_cannot_draw(app, code):
 
 
 def test_typing_only_drawable_characters_says_nothing(app):
-    from client.scenes.settings import SettingsScene
+    from bonanza.client.scenes.settings import SettingsScene
     sc = SettingsScene(app)
     app.push(sc)
     sc.focus_id = "name"

@@ -21,7 +21,7 @@ def click(app, design_rect):
 
 
 def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch):
-    from client.scenes import lobby
+    from bonanza.client.scenes import lobby
     app.profile.name = "Ana"
     scene = lobby.HostSetupScene(app)
     app.push(scene)
@@ -68,10 +68,10 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
         def close(self, timeout=None):
             pass
 
-    import client.hosting
-    import relay.client
-    monkeypatch.setattr(client.hosting, "HostedRelay", FakeRelay)
-    monkeypatch.setattr(relay.client, "RelayConnection", FakeConn)
+    import bonanza.client.hosting
+    import bonanza.relay.client
+    monkeypatch.setattr(bonanza.client.hosting, "HostedRelay", FakeRelay)
+    monkeypatch.setattr(bonanza.relay.client, "RelayConnection", FakeConn)
     scene.go()
     assert type(app.scene).__name__ == "LobbyScene"
     assert app.scene.request["type"] == "create_table" and app.scene.request["bots"] == "optimal"
@@ -86,7 +86,7 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
 
 
 def test_lobby_tags_bots_with_their_policy(app):
-    from client.scenes import lobby
+    from bonanza.client.scenes import lobby
 
     class Conn:
         seat, status = 0, "connected"
@@ -108,12 +108,12 @@ def test_lobby_tags_bots_with_their_policy(app):
 def test_a_port_that_is_not_a_port_never_connects_nor_crashes(app, monkeypatch, port):
     """Join and the daily's relay card keep their button disabled for anything but
     1-65535 in ASCII digits; Enter on the field does nothing."""
-    import relay.client
-    from client.actions import Action
-    from client.scenes.daily import DailyScene
-    from client.scenes.lobby import JoinScene
+    import bonanza.relay.client
+    from bonanza.client.actions import Action
+    from bonanza.client.scenes.daily import DailyScene
+    from bonanza.client.scenes.lobby import JoinScene
     opened = []
-    monkeypatch.setattr(relay.client, "RelayConnection", lambda *a, **k: opened.append(a))
+    monkeypatch.setattr(bonanza.relay.client, "RelayConnection", lambda *a, **k: opened.append(a))
     join = JoinScene(app)
     app.push(join)
     join.code.value = "ABCDE"
@@ -133,9 +133,9 @@ def test_a_port_that_is_not_a_port_never_connects_nor_crashes(app, monkeypatch, 
 
 
 def test_a_valid_port_joins(app, monkeypatch):
-    import relay.client
-    from client.actions import Action
-    from client.scenes.lobby import JoinScene, port_number
+    import bonanza.relay.client
+    from bonanza.client.actions import Action
+    from bonanza.client.scenes.lobby import JoinScene, port_number
     assert port_number(" 7468 ") == 7468 and port_number("65535") == 65535
     opened = []
 
@@ -143,7 +143,7 @@ def test_a_valid_port_joins(app, monkeypatch):
         status, table, seat = "connecting", None, None
         def __init__(self, *a, **k): opened.append(a)
         def poll(self): return []
-    monkeypatch.setattr(relay.client, "RelayConnection", Conn)
+    monkeypatch.setattr(bonanza.relay.client, "RelayConnection", Conn)
     app.profile.name = "Ana"
     join = JoinScene(app)
     app.push(join)
@@ -154,7 +154,7 @@ def test_a_valid_port_joins(app, monkeypatch):
 
 
 def test_a_relay_that_cannot_start_says_why(app, tmp_path, monkeypatch):
-    from client.scenes import lobby
+    from bonanza.client.scenes import lobby
     not_a_folder = tmp_path / "a-file"
     not_a_folder.write_text("")
     monkeypatch.setenv("BONANZA_DATA_DIR", str(not_a_folder))  # the relay's data folder fails

@@ -10,12 +10,12 @@ from collections import Counter
 import pygame
 import pytest
 
-from core.game import Seat, allowed
-from core.match import Match
-from core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, preview
+from bonanza.core.game import Seat, allowed
+from bonanza.core.match import Match
+from bonanza.core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, preview
 
-from client import lang
-from client.actions import Action
+from bonanza.client import lang
+from bonanza.client.actions import Action
 
 
 def keep_most_common(dice):
@@ -38,7 +38,7 @@ def choose_box(st):
 def find_joker_game(max_seeds=400):
     """(seed_text, turns) where ``turns`` lists per turn the hold masks before each
     reroll and the box written; the last turn ends on a forced joker roll (not written)."""
-    from core.settings import seed_from_text
+    from bonanza.core.settings import seed_from_text
     for i in range(max_seeds):
         seed_text = f"joker-{i}"
         m = Match.create("bonanza", [Seat("Player")], seed_from_text(seed_text), mode="solo")
@@ -91,7 +91,7 @@ class DrawSpy:
     """Records every text the sheet draws with the cell it lands in."""
 
     def __init__(self, monkeypatch):
-        import client.sheet_view as sv
+        import bonanza.client.sheet_view as sv
         self.calls = []
         real = sv.draw_text
 
@@ -105,8 +105,8 @@ class DrawSpy:
 
 
 def test_joker_forces_its_box_and_pays_the_bonus(app, artifacts, monkeypatch):
-    from client.scenes.game import SoloGameScene
-    from client.sheet_view import ROWS
+    from bonanza.client.scenes.game import SoloGameScene
+    from bonanza.client.sheet_view import ROWS
     seed_text, turns = find_joker_game()
     scene = SoloGameScene(app, seed_text=seed_text)
     app.push(scene)

@@ -6,8 +6,8 @@ import stat
 
 import pytest
 
-from client.profile import Profile
-from relay.keys import KeyFileError, load_or_create
+from bonanza.client.profile import Profile
+from bonanza.relay.keys import KeyFileError, load_or_create
 
 
 def test_the_seat_key_is_made_once_and_kept(tmp_path):
@@ -40,9 +40,9 @@ def test_the_joiners_records_hold_her_own_score(tmp_path):
     her seat key, whatever name her profile has."""
     import asyncio
 
-    from client.store import open_store
-    from relay.client import RelayClient
-    from relay.testing import connect, play_to_end, running_relay
+    from bonanza.client.store import open_store
+    from bonanza.relay.client import RelayClient
+    from bonanza.relay.testing import connect, play_to_end, running_relay
 
     bea_dir = tmp_path / "bea"
     bea_key = load_or_create(bea_dir / "seat.key")

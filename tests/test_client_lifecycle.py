@@ -19,7 +19,7 @@ class Probe:
     """A scene that writes down what the App tells it."""
 
     def __new__(cls, app, name, log):
-        from client.scenes.base import Scene
+        from bonanza.client.scenes.base import Scene
 
         class _Probe(Scene):
             def on_enter(self):
@@ -97,7 +97,7 @@ def _gone(proc, seconds=10.0) -> bool:
 
 @pytest.fixture
 def window(data_dirs):
-    from client.app import App
+    from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
     yield a
     a.close()
@@ -138,8 +138,8 @@ def test_leave_then_quit_button(window):
 def test_a_killed_windows_relay_exits_when_idle(data_dirs):
     """The window is gone without a word (kill -9): its connection drops, and the relay,
     with nobody connected and no game running, exits after its idle time."""
-    from client.hosting import HostedRelay
-    from relay.client import RelayConnection
+    from bonanza.client.hosting import HostedRelay
+    from bonanza.relay.client import RelayConnection
     relay = HostedRelay(host="127.0.0.1", idle_exit=1)
     try:
         assert relay.ready.wait(15) and relay.port

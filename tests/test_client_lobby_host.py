@@ -10,7 +10,7 @@ from tests.stepping import step_until
 
 @pytest.fixture
 def app(data_dirs):
-    from client.app import App
+    from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
     a.profile.settings["animation"] = "off"
     yield a
@@ -19,10 +19,10 @@ def app(data_dirs):
 
 
 def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_closes(app, artifacts):
-    from client.actions import Action
-    from client.hosting import HostedRelay
-    from client.scenes.lobby import JoinScene
-    from relay.client import RelayConnection
+    from bonanza.client.actions import Action
+    from bonanza.client.hosting import HostedRelay
+    from bonanza.client.scenes.lobby import JoinScene
+    from bonanza.relay.client import RelayConnection
     relay = HostedRelay(host="127.0.0.1")
     host = None
     try:
@@ -62,10 +62,10 @@ def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_clos
 def test_the_join_screen_finds_a_table_on_this_network_and_joins_by_enter(app, artifacts):
     import os
 
-    from client.actions import Action
-    from client.hosting import HostedRelay
-    from client.scenes.lobby import JoinScene
-    from relay.client import RelayConnection
+    from bonanza.client.actions import Action
+    from bonanza.client.hosting import HostedRelay
+    from bonanza.client.scenes.lobby import JoinScene
+    from bonanza.relay.client import RelayConnection
     assert os.environ["BONANZA_DISCOVERY"].startswith("127.0.0.1:")   # never off the machine
     relay = HostedRelay(host="127.0.0.1")
     host = None

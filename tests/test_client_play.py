@@ -5,16 +5,16 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from core.game import Seat
-from core.match import Match
-from core.rules import BOXES
+from bonanza.core.game import Seat
+from bonanza.core.match import Match
+from bonanza.core.rules import BOXES
 
 SEED_TEXT = "speedrun-seed-42"
 
 
 @pytest.fixture
 def app(data_dirs):
-    from client.app import App
+    from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
     a.profile.settings["animation"] = "off"
     yield a
@@ -40,7 +40,7 @@ def click(app, design_rect):
 
 
 def expected_match(play_turn):
-    from core.settings import seed_from_text
+    from bonanza.core.settings import seed_from_text
     m = Match.create("bonanza", [Seat("Player")], seed_from_text(SEED_TEXT), mode="solo")
     while not m.state.over:
         play_turn(m)
@@ -103,7 +103,7 @@ def test_full_solo_game_mouse_only(app, artifacts):
     click(app, setup.widget("start").rect)
     game = app.scene
     assert scene_name(app) == "SoloGameScene"
-    from client.sheet_view import ROWS
+    from bonanza.client.sheet_view import ROWS
     rows = [k for kind, k in ROWS]
     for turn in range(13):
         click(app, game.widget("roll").rect)
@@ -139,7 +139,7 @@ def test_full_solo_game_mouse_only(app, artifacts):
 
 
 def _solo(app, seed_text="confirm"):
-    from client.scenes.game import SoloGameScene
+    from bonanza.client.scenes.game import SoloGameScene
     app.push(SoloGameScene(app, seed_text=seed_text))
     app.step()
     return app.scene
@@ -147,7 +147,7 @@ def _solo(app, seed_text="confirm"):
 
 def roll(app):
     """Roll and draw the frame that shows the dice (a roll waits for the last one to be seen)."""
-    from client.actions import Action
+    from bonanza.client.actions import Action
     ok = app.dispatch(Action("roll"))
     app.step(1 / 60)
     return ok
@@ -159,7 +159,7 @@ def _boxes_by_points(game):
 
 
 def test_write_while_rolls_remain_asks_once(app):
-    from client.actions import Action
+    from bonanza.client.actions import Action
     game = _solo(app)
     roll(app)
     scoring, _ = _boxes_by_points(game)
@@ -175,7 +175,7 @@ def test_write_while_rolls_remain_asks_once(app):
 
 
 def test_scratch_always_asks_even_after_last_roll(app):
-    from client.actions import Action
+    from bonanza.client.actions import Action
     for seed in ("s1", "s2", "s3", "s4", "s5", "s6"):
         game = _solo(app, seed)
         for _ in range(3):
@@ -192,7 +192,7 @@ def test_scratch_always_asks_even_after_last_roll(app):
 
 
 def test_write_after_last_roll_is_immediate_and_roll_disabled(app, artifacts):
-    from client.actions import Action
+    from bonanza.client.actions import Action
     game = _solo(app)
     for _ in range(3):
         roll(app)
@@ -210,7 +210,7 @@ def test_write_after_last_roll_is_immediate_and_roll_disabled(app, artifacts):
 
 
 def test_held_dice_keep_their_faces_and_roll_disabled_when_all_held(app):
-    from client.actions import Action
+    from bonanza.client.actions import Action
     game = _solo(app)
     roll(app)
     before = game.state.dice
@@ -312,8 +312,8 @@ def test_instant_mode_counts_every_roll_press(app, setting, rolls):
 
 def test_instant_is_chosen_in_settings_and_kept(app, data_dirs):
     """Left from normal: fast, off (reduce motion), then instant, kept in the profile."""
-    from client.profile import Profile
-    from client.scenes.settings import SettingsScene
+    from bonanza.client.profile import Profile
+    from bonanza.client.scenes.settings import SettingsScene
     app.profile.settings["animation"] = "normal"
     app.profile.save()
     app.push(SettingsScene(app))
@@ -344,7 +344,7 @@ def test_give_up_dialog_by_keyboard(app):
 
 
 def test_sound_without_device_is_silent(monkeypatch):
-    from client import sound
+    from bonanza.client import sound
     def boom(*a, **k):
         raise pygame.error("no audio device")
     monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
@@ -357,7 +357,7 @@ def test_sound_without_device_is_silent(monkeypatch):
 
 
 def test_enter_in_the_frame_the_dice_land_asks_to_register(app):
-    from client.scenes.game import SoloGameScene
+    from bonanza.client.scenes.game import SoloGameScene
     game = SoloGameScene(app, seed_text=SEED_TEXT)
     app.push(game)
     app.step(1 / 60)

@@ -12,7 +12,7 @@ from tests.stepping import step_until
 
 @pytest.fixture
 def app(data_dirs):
-    from client.app import App
+    from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
     a.profile.settings["animation"] = "off"
     yield a
@@ -21,8 +21,8 @@ def app(data_dirs):
 
 
 def test_a_ranked_run_from_the_solo_screen(app, artifacts):
-    from client.actions import Action
-    from client.hosting import HostedRelay
+    from bonanza.client.actions import Action
+    from bonanza.client.hosting import HostedRelay
     relay = HostedRelay(host="127.0.0.1")
     try:
         assert relay.ready.wait(15) and relay.port

@@ -9,8 +9,8 @@ import re
 import pygame
 import pytest
 
-from client import i18n, lang
-from client.actions import Action
+from bonanza.client import i18n, lang
+from bonanza.client.actions import Action
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 NOTICE_CODES = ("store.corrupt_moved", "store.unwritable", "store.newer_version", "store.migrated")
@@ -18,7 +18,7 @@ NOTICE_CODES = ("store.corrupt_moved", "store.unwritable", "store.newer_version"
 
 def play_out(match, policy="first"):
     """Finish a core Match: roll once, write the first free box (or the best preview)."""
-    from core.rules import preview
+    from bonanza.core.rules import preview
     while not match.state.over:
         match.roll([False] * 5)
         st = match.state
@@ -30,15 +30,15 @@ def play_out(match, policy="first"):
             box = free[0]
         _, refusal = match.write(box)
         if refusal:  # a joker forcing another box
-            from core.game import allowed
+            from bonanza.core.game import allowed
             match.write(sorted(allowed(match.state))[0])
     return match
 
 
 def drive_solo_scene(app, scene, policy="first"):
     """Play a solo scene to its end through the scene's own moves (the run timer runs)."""
-    from core.game import allowed
-    from core.rules import preview
+    from bonanza.core.game import allowed
+    from bonanza.core.rules import preview
     app.push(scene)
     while not scene.state.over:
         scene.send_roll([False] * 5)
@@ -57,7 +57,7 @@ def drive_solo_scene(app, scene, policy="first"):
 
 @pytest.mark.parametrize("code", NOTICE_CODES)
 def test_every_store_notice_has_its_key_in_six_languages(code):
-    from client.store import Notice
+    from bonanza.client.store import Notice
     key = Notice(code, {}).key
     assert key != "error.generic", code
     for lng in LANGS:
@@ -66,8 +66,8 @@ def test_every_store_notice_has_its_key_in_six_languages(code):
 
 @pytest.mark.parametrize("lng", LANGS)
 def test_store_notice_is_shown_translated_never_as_a_code(lng):
-    from client.profile import Profile
-    from client.store import Notice
+    from bonanza.client.profile import Profile
+    from bonanza.client.store import Notice
     prof = Profile.__new__(Profile)
     prof.notices = [Notice("store.corrupt_moved", {"path": "/d/bonanza.db.corrupt-1", "original": "/d/bonanza.db",
                                                    "recovered": 7, "reason": "x"}),
@@ -90,7 +90,7 @@ def test_store_notice_is_shown_translated_never_as_a_code(lng):
 
 
 def test_a_damaged_file_shows_a_translated_toast_at_start(data_dirs, monkeypatch):
-    from client.app import App
+    from bonanza.client.app import App
     (data_dirs["data"] / "bonanza.db").write_bytes(b"this is not a database" * 500)
     monkeypatch.setenv("BONANZA_LANG", "fr")       # the system language: French
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
@@ -108,10 +108,10 @@ def test_a_damaged_file_shows_a_translated_toast_at_start(data_dirs, monkeypatch
 # ------------------------------------------------------------------ 1b: daily score
 
 def test_daily_screen_shows_todays_score_not_the_best_ever(app):
-    from client import widgets
-    from client.daily import start_offline_daily, today_utc
-    from client.store.records import finish_and_record
-    from client.scenes.daily import DailyScene
+    from bonanza.client import widgets
+    from bonanza.client.daily import start_offline_daily, today_utc
+    from bonanza.client.store.records import finish_and_record
+    from bonanza.client.scenes.daily import DailyScene
     store = app.profile.store
     today = today_utc()
     good = start_offline_daily(store, "Player", "2001-01-01")
@@ -131,8 +131,8 @@ def test_daily_screen_shows_todays_score_not_the_best_ever(app):
 # ------------------------------------------------------------------ 1c: the end of a game
 
 def test_solo_game_end_records_the_run_time_in_the_log(app):
-    from core.verify import verify_bytes
-    from client.scenes.game import SoloGameScene
+    from bonanza.core.verify import verify_bytes
+    from bonanza.client.scenes.game import SoloGameScene
     g = SoloGameScene(app, seed_text="run-time")
     results = drive_solo_scene(app, g)
     assert type(results).__name__ == "ResultsScene"
@@ -149,10 +149,10 @@ def test_solo_game_end_records_the_run_time_in_the_log(app):
 
 
 def test_daily_already_recorded_shows_a_toast_in_the_players_language(app):
-    from core.match import Match
-    from client.daily import start_offline_daily
-    from client.store.records import finish_and_record
-    from client.scenes.game import SoloGameScene
+    from bonanza.core.match import Match
+    from bonanza.client.daily import start_offline_daily
+    from bonanza.client.store.records import finish_and_record
+    from bonanza.client.scenes.game import SoloGameScene
     store = app.profile.store
     date = "2002-02-02"
     first = start_offline_daily(store, "Player", date)
@@ -166,8 +166,8 @@ def test_daily_already_recorded_shows_a_toast_in_the_players_language(app):
 
 
 def test_store_error_at_game_end_shows_a_toast(app, monkeypatch):
-    from client.scenes.game import SoloGameScene
-    from client.store import StoreError
+    from bonanza.client.scenes.game import SoloGameScene
+    from bonanza.client.store import StoreError
 
     def broken(*a, **k):
         raise StoreError("store.write_failed", "disk I/O error")
@@ -203,14 +203,14 @@ def populate(app):
 
 
 def shown_texts(app):
-    from client import widgets
+    from bonanza.client import widgets
     widgets.FIT_REPORT.clear()
     app.draw()
     return [t for t, *_ in widgets.FIT_REPORT]
 
 
 def test_title_menu_has_records_between_verify_and_rules(app):
-    from client.scenes.title import MENU
+    from bonanza.client.scenes.title import MENU
     ids = [id for id, _ in MENU]
     assert ids.index("records") == ids.index("verify") + 1 == ids.index("rules") - 1
     title = app.scene
@@ -221,7 +221,7 @@ def test_title_menu_has_records_between_verify_and_rules(app):
 
 
 def test_records_by_keyboard_replay_and_export(app):
-    from client.store.records import default_filename, import_record
+    from bonanza.client.store.records import default_filename, import_record
     store = populate(app)
     for _ in range(5):
         key(app, pygame.K_DOWN)
@@ -241,7 +241,7 @@ def test_records_by_keyboard_replay_and_export(app):
     board = rec_scene.entries
     assert [r.score for r in board] == sorted((r.score for r in board), reverse=True)
     assert board[0].score == best
-    from client.store.records import format_duration
+    from bonanza.client.store.records import format_duration
     assert format_duration(board[0].duration_ms) in texts
     # Down, Enter: the second entry's game opens in the replay scene
     key(app, pygame.K_DOWN)
@@ -287,8 +287,8 @@ def test_records_by_keyboard_replay_and_export(app):
 
 
 def test_records_by_mouse(app):
-    from client.scenes import records as R
-    from client.scenes.title import TitleScene
+    from bonanza.client.scenes import records as R
+    from bonanza.client.scenes.title import TitleScene
     store = populate(app)
     title = app.scene
     click(app, title.widget("records").rect)
@@ -307,7 +307,7 @@ def test_records_by_mouse(app):
     assert sc.sel == 3 and app.scene is sc
     click(app, sc.widget("export").rect)
     assert os.path.isfile(os.path.join(store.directory, "exports",
-                                       __import__("client.store.records", fromlist=["x"]).default_filename(sc.selected())))
+                                       __import__("bonanza.client.store.records", fromlist=["x"]).default_filename(sc.selected())))
     click(app, row)                                  # a second click replays it
     assert type(app.scene).__name__ == "ReplayScene"
     assert app.scene.verdict.log.to_bytes() == store.game_log(sc.entries[3].id)
@@ -318,7 +318,7 @@ def test_records_by_mouse(app):
 
 
 def test_records_with_no_games(app):
-    from client.scenes.records import RecordsScene
+    from bonanza.client.scenes.records import RecordsScene
     app.push(RecordsScene(app))
     texts = shown_texts(app)
     assert lang.t("history.empty") in texts
@@ -331,8 +331,8 @@ def test_records_with_no_games(app):
 # ------------------------------------------------------------------ 5: the solo results screen
 
 def test_solo_results_show_new_best_score_time_and_personal_best(app, artifacts):
-    from client.store.records import format_duration
-    from client.scenes.game import SoloGameScene
+    from bonanza.client.store.records import format_duration
+    from bonanza.client.scenes.game import SoloGameScene
     first = drive_solo_scene(app, SoloGameScene(app, seed_text="results-1"), "first")
     low = first.state.sheets[0].total(first.state.ruleset)
     app.to_title()
@@ -357,7 +357,7 @@ def test_solo_results_show_new_best_score_time_and_personal_best(app, artifacts)
 
 
 def test_the_default_name_is_player_in_the_players_language(app):
-    from client import lang
+    from bonanza.client import lang
     assert app.profile.name == "Player"
     lang.set_language("es")
     assert app.profile.name == "Jugador"
@@ -370,9 +370,9 @@ def test_the_default_name_is_player_in_the_players_language(app):
 
 def test_a_given_up_game_is_shown_as_such_and_never_a_best(app, artifacts):
     """9 games, 2 finished (the issue's case): the board and the average hold the two."""
-    from client.scenes.records import RecordsScene
-    from core.game import allowed
-    from client.store.records import finish_and_record, new_solo_match
+    from bonanza.client.scenes.records import RecordsScene
+    from bonanza.core.game import allowed
+    from bonanza.client.store.records import finish_and_record, new_solo_match
     store = app.profile.store
     finished = []
     for i in range(9):
@@ -391,7 +391,7 @@ def test_a_given_up_game_is_shown_as_such_and_never_a_best(app, artifacts):
     assert sorted(r.score for r in sc.entries) == sorted(finished)
     assert sc.stats["games"] == 2 and sc.stats["gave_up"] == 7
     texts = shown_texts(app)
-    from client.scenes.records import format_number
+    from bonanza.client.scenes.records import format_number
     assert format_number(round(sum(finished) / 2, 1)) in texts
     sc.set_tab("history")
     texts = shown_texts(app)
@@ -401,8 +401,8 @@ def test_a_given_up_game_is_shown_as_such_and_never_a_best(app, artifacts):
 
 
 def test_a_finished_game_shows_its_file_and_board_on_the_results(app, artifacts, capsys):
-    from client import commands as cli
-    from client.scenes.game import SoloGameScene
+    from bonanza.client import commands as cli
+    from bonanza.client.scenes.game import SoloGameScene
     res = drive_solo_scene(app, SoloGameScene(app, seed_text="my run 1"), "first")
     rec = res.record
     assert rec.category == "seeded" and rec.seed_text == "my run 1"
@@ -416,7 +416,7 @@ def test_a_finished_game_shows_its_file_and_board_on_the_results(app, artifacts,
 
 
 def test_a_file_that_cannot_be_written_is_told_once(app):
-    from client.scenes.game import SoloGameScene
+    from bonanza.client.scenes.game import SoloGameScene
     folder = os.path.join(app.profile.store.directory, "games")
     with open(folder, "w") as f:      # a file where the games folder should be
         f.write("x")
@@ -434,7 +434,7 @@ def test_a_file_that_cannot_be_written_is_told_once(app):
 
 
 def test_verify_lists_your_games_newest_first(app, artifacts):
-    from client.scenes.verify import VerifyScene
+    from bonanza.client.scenes.verify import VerifyScene
     store = populate(app)
     app.push(VerifyScene(app))
     sc = app.scene
@@ -455,14 +455,14 @@ def test_verify_lists_your_games_newest_first(app, artifacts):
     key(app, pygame.K_UP)
     assert sc.focus_id == "path"
     # the mouse: one click on a row opens that game
-    from client.scenes import verify as V
+    from bonanza.client.scenes import verify as V
     click(app, (V.LIST_X, V.LIST_Y + 3 * V.ROW_H, V.LIST_W, V.ROW_H))
     assert type(app.scene).__name__ == "ReplayScene"
     assert app.scene.verdict.log.to_bytes() == store.game_log(sc.games[3].id)
 
 
 def test_verify_with_no_saved_games_says_so(app):
-    from client.scenes.verify import VerifyScene
+    from bonanza.client.scenes.verify import VerifyScene
     app.push(VerifyScene(app))
     assert app.scene.focus_id == "path" and lang.t("verify.no_games") in shown_texts(app)
     key(app, pygame.K_RETURN)                      # nothing chosen, nothing typed: stays
@@ -472,9 +472,9 @@ def test_verify_with_no_saved_games_says_so(app):
 @pytest.mark.parametrize("code", ["fr", "pt-BR"])
 def test_dates_and_run_times_are_shown_in_the_players_language(app, code):
     """No ISO date and no decimal point on the records, verify and daily screens."""
-    from client.scenes.daily import DailyScene
-    from client.scenes.records import RecordsScene
-    from client.scenes.verify import VerifyScene
+    from bonanza.client.scenes.daily import DailyScene
+    from bonanza.client.scenes.records import RecordsScene
+    from bonanza.client.scenes.verify import VerifyScene
     store = populate(app)
     lang.set_language(code)
     app.push(RecordsScene(app))

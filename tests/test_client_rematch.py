@@ -22,7 +22,7 @@ def _guest_moves(guest):
 
 
 def _play_out(app, table, others, seconds=90):
-    from client.actions import Action
+    from bonanza.client.actions import Action
     deadline = time.time() + seconds
     while type(app.scene).__name__ == "TableScene" and time.time() < deadline:
         app.step()
@@ -41,9 +41,9 @@ def _play_out(app, table, others, seconds=90):
 
 
 def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):
-    from client.actions import Action
-    from client.app import App
-    from relay.client import RelayConnection
+    from bonanza.client.actions import Action
+    from bonanza.client.app import App
+    from bonanza.relay.client import RelayConnection
     app = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
     app.profile.settings["animation"] = "off"
     app.profile.name = "Host"

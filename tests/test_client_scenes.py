@@ -5,13 +5,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from client import theme
+from bonanza.client import theme
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 
 
 def finished_solo(app):
-    from client.scenes.game import SoloGameScene
+    from bonanza.client.scenes.game import SoloGameScene
     g = SoloGameScene(app, seed_text="scenes")
     app.push(g)
     while not g.state.over:
@@ -23,8 +23,8 @@ def finished_solo(app):
 
 def populate_records(app):
     """A few finished games in the store (solo runs with times, two dailies), once."""
-    from client.daily import start_offline_daily
-    from client.store.records import finish_and_record, new_solo_match
+    from bonanza.client.daily import start_offline_daily
+    from bonanza.client.store.records import finish_and_record, new_solo_match
     store = app.profile.store
     if getattr(app, "_records_populated", False):
         return
@@ -33,11 +33,11 @@ def populate_records(app):
         m = new_solo_match("Player", seed_text=f"scenes {i}")
         while not m.state.over:
             m.roll([False] * 5)
-            m.write(sorted(__import__("core.game", fromlist=["allowed"]).allowed(m.state))[-1])
+            m.write(sorted(__import__("bonanza.core.game", fromlist=["allowed"]).allowed(m.state))[-1])
         finish_and_record(store, m, 60_000 + i * 7_531, played_at=f"2024-05-{i + 1:02d}T10:00:00Z")
     # random-seed runs (their own board) and one given up (on no board, in the history)
-    from core.game import Seat, allowed
-    from core.match import Match
+    from bonanza.core.game import Seat, allowed
+    from bonanza.core.match import Match
     for i in range(3):
         m = Match.create("bonanza", [Seat("Player")], bytes([i + 1]) * 32, mode="solo")
         while not m.state.over:
@@ -62,7 +62,7 @@ def populate_records(app):
 def build_scenes(app):
     """(name, factory) of every scene, each factory leaving it on top of the stack."""
     from tests.doubles import DemoConnection
-    from client.scenes import daily, game, lobby, replay, rules, settings, solo_setup, table, title, verify
+    from bonanza.client.scenes import daily, game, lobby, replay, rules, settings, solo_setup, table, title, verify
 
     def push(scene):
         app.to_title()
@@ -70,7 +70,7 @@ def build_scenes(app):
         return scene
 
     def solo():
-        from client.actions import Action
+        from bonanza.client.actions import Action
         g = push(game.SoloGameScene(app, seed_text="scenes"))
         g.handle(Action("roll"))
         g.handle(Action("toggle_die", 1))
@@ -97,7 +97,7 @@ def build_scenes(app):
     def records_scene(tab="random"):
         def f():
             populate_records(app)
-            from client.scenes.records import RecordsScene
+            from bonanza.client.scenes.records import RecordsScene
             sc = push(RecordsScene(app))
             sc.set_tab(tab)
             sc.select(1)
@@ -111,7 +111,7 @@ def build_scenes(app):
 
     def ranked_scene():
         # a board with long names and the relay key line, as a relay would answer
-        from client.scenes.ranked import RankedScene
+        from bonanza.client.scenes.ranked import RankedScene
 
         class Conn:
             status = "connected"
@@ -176,7 +176,7 @@ def test_every_scene_renders(app, artifacts):
 
 
 def test_no_text_overflows_in_any_language_at_smallest_window(app, artifacts):
-    from client import widgets
+    from bonanza.client import widgets
     app.apply_window(theme.MIN_WINDOW)
     assert app.screen.get_size() == theme.MIN_WINDOW
     problems = []
@@ -210,7 +210,7 @@ def _drawn_rects(monkeypatch, module):
 def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
     """The dice, Roll and "n rolls left" stay inside the wooden table's felt inlay."""
     from tests.doubles import DemoConnection
-    from client.scenes import game, table
+    from bonanza.client.scenes import game, table
     app.apply_window(size)
     sc = table.TableScene(app, DemoConnection(seats=2))
     app.push(sc)
@@ -230,7 +230,7 @@ def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
 
 def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
     from tests.doubles import DemoConnection
-    from client.scenes import game, table
+    from bonanza.client.scenes import game, table
     sc = table.TableScene(app, DemoConnection(seats=4))
     app.push(sc)
     app.step()

@@ -19,8 +19,8 @@ def _count_queries(store, monkeypatch) -> list:
 
 
 def _finished_daily(store, date):
-    from client.daily import start_offline_daily
-    from client.store.records import finish_and_record
+    from bonanza.client.daily import start_offline_daily
+    from bonanza.client.store.records import finish_and_record
     m = start_offline_daily(store, "Player", date)
     while not m.state.over:
         m.roll([False] * 5)
@@ -30,16 +30,16 @@ def _finished_daily(store, date):
 
 @pytest.mark.parametrize("which", ["solo_setup", "daily", "records", "results"])
 def test_frames_do_not_query_the_store(app, monkeypatch, which):
-    from client.daily import today_utc
-    from client.scenes.daily import DailyScene
-    from client.scenes.records import RecordsScene
-    from client.scenes.results import ResultsScene
-    from client.scenes.solo_setup import SoloSetupScene
+    from bonanza.client.daily import today_utc
+    from bonanza.client.scenes.daily import DailyScene
+    from bonanza.client.scenes.records import RecordsScene
+    from bonanza.client.scenes.results import ResultsScene
+    from bonanza.client.scenes.solo_setup import SoloSetupScene
     store = app.profile.store
     _finished_daily(store, today_utc())
     if which == "results":
-        from client.store.records import new_solo_match
-        from client.store.records import finish_and_record
+        from bonanza.client.store.records import new_solo_match
+        from bonanza.client.store.records import finish_and_record
         m = new_solo_match("Player", seed_text="01" * 32)
         while not m.state.over:
             m.roll([False] * 5)
@@ -57,8 +57,8 @@ def test_frames_do_not_query_the_store(app, monkeypatch, which):
 
 
 def test_daily_screen_reads_the_attempt_again_after_play(app):
-    from client.daily import today_utc
-    from client.scenes.daily import DailyScene
+    from bonanza.client.daily import today_utc
+    from bonanza.client.scenes.daily import DailyScene
     app.push(DailyScene(app))
     app.step()
     assert app.scene.status() == "available"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from client import lang
+from bonanza.client import lang
 
 
 def key(app, k):
@@ -41,9 +41,9 @@ class LostRelay:
 
 @pytest.mark.parametrize("scene_kind", ["table", "daily"])
 def test_relay_gone_for_good_lets_the_player_leave(app, scene_kind):
-    from client.scenes.daily_relay import DailyRelayGameScene
-    from client.scenes.table import TableScene
-    from client.scenes.title import TitleScene
+    from bonanza.client.scenes.daily_relay import DailyRelayGameScene
+    from bonanza.client.scenes.table import TableScene
+    from bonanza.client.scenes.title import TitleScene
     conn = LostRelay()
     if scene_kind == "table":
         scene = TableScene(app, conn)
@@ -67,8 +67,8 @@ def test_relay_gone_for_good_lets_the_player_leave(app, scene_kind):
 
 
 def test_relay_gone_after_giving_up_still_lets_the_player_leave(app, artifacts):
-    from client.actions import Action
-    from client.scenes.table import TableScene
+    from bonanza.client.actions import Action
+    from bonanza.client.scenes.table import TableScene
     conn = LostRelay(seats=4)
     conn.demo.match.give_up(0)
     assert not conn.state.over
@@ -87,14 +87,14 @@ def test_relay_gone_after_giving_up_still_lets_the_player_leave(app, artifacts):
     conn.go("closed")
     app.step()
     app.dispatch(Action("press", "dialog_yes"))   # Back to menu, relay or not
-    from client.scenes.title import TitleScene
+    from bonanza.client.scenes.title import TitleScene
     assert isinstance(app.scene, TitleScene)
 
 
 def test_a_still_table_drops_to_the_idle_frame_rate(app):
     """Nothing moves and the clock is far from its end: not animating (20 fps); a message
     from the relay or a new second on the clock still redraws."""
-    from client.scenes.table import TableScene
+    from bonanza.client.scenes.table import TableScene
     conn = LostRelay(seats=4)
     conn.demo.clock = dict(conn.demo.clock, remaining=50.0)
     scene = TableScene(app, conn)
@@ -119,7 +119,7 @@ def test_a_still_table_drops_to_the_idle_frame_rate(app):
 
 
 def test_a_desync_is_told_to_the_player(app):
-    from client.scenes.table import TableScene
+    from bonanza.client.scenes.table import TableScene
     conn = LostRelay()
     app.push(TableScene(app, conn))
     app.step(1 / 60)
@@ -131,7 +131,7 @@ def test_a_desync_is_told_to_the_player(app):
 
 
 def test_a_waiting_lobby_idles_and_redraws_when_the_relay_speaks(app):
-    from client.scenes.lobby import LobbyScene
+    from bonanza.client.scenes.lobby import LobbyScene
     conn = LostRelay(seats=4)
     scene = LobbyScene(app, conn, "192.168.1.20", 7468)
     app.push(scene)

@@ -7,10 +7,10 @@ import pytest
 
 from test_store_helpers import play_first_box
 
-from client import daily
-from client.store.records import finish_and_record
-from client.store import DailyAlreadyPlayed, open_store
-from core.match import Match
+from bonanza.client import daily
+from bonanza.client.store.records import finish_and_record
+from bonanza.client.store import DailyAlreadyPlayed, open_store
+from bonanza.core.match import Match
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_bad_dates_are_rejected(store):
 
 
 def test_a_relay_daily_does_not_use_the_offline_attempt(store):
-    from core.game import Seat
+    from bonanza.core.game import Seat
     relay_game = Match.create("yacht", [Seat("Ana")], b"r" * 32, mode="daily",
                               meta={"date": "2024-04-04"})
     play_first_box(relay_game)

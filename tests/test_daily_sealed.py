@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from relay.client import RelayError
-from relay.daily import DailyStore, name_key
-from relay.server import DAILY_LIMIT
-from relay.testing import ManualClock, connect, running_relay, settle
+from bonanza.relay.client import RelayError
+from bonanza.relay.daily import DailyStore, name_key
+from bonanza.relay.server import DAILY_LIMIT
+from bonanza.relay.testing import ManualClock, connect, running_relay, settle
 
 
 def run(coro):

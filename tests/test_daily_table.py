@@ -9,11 +9,11 @@ import asyncio
 
 import pytest
 
-from core import dice as dice_mod
-from core.log import parse_log
-from core.verify import verify_bytes
-from relay.client import RelayError
-from relay.testing import ManualClock, connect, play_to_end, running_relay
+from bonanza.core import dice as dice_mod
+from bonanza.core.log import parse_log
+from bonanza.core.verify import verify_bytes
+from bonanza.relay.client import RelayError
+from bonanza.relay.testing import ManualClock, connect, play_to_end, running_relay
 
 
 def run(coro):
@@ -94,9 +94,9 @@ def test_a_closed_days_par_is_the_optimal_bots_score_on_the_days_dice():
             await play_to_end([a])
             clock.date = "2024-06-02"
             day = (await a.daily_info())["closed"][0]
-            from core.simulate import simulate
-            from core.match import Match
-            from core.game import Seat
+            from bonanza.core.simulate import simulate
+            from bonanza.core.match import Match
+            from bonanza.core.game import Seat
             solo = simulate("yacht", ["optimal"], day["seed"])
             # the same dice as a daily attempt of that day: the par is played on them
             m = Match.create_day("2024-06-01", [Seat("x")], day["seed"])

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from hypothesis import given, strategies as st
 
-from core import dice
+from bonanza.core import dice
 
 DOC = (Path(__file__).parent.parent / "docs" / "fairness.md").read_text(encoding="utf-8")
 
@@ -109,7 +109,7 @@ def test_roll_dice_rejected_first_byte_goes_the_long_way():
 
 
 def test_signature_vectors_in_fairness_doc():
-    from core import signing
+    from bonanza.core import signing
     s = signing.Signer(bytes.fromhex(vector("sign_seed")))
     assert s.public.hex() == vector("sign_public")
     assert s.fingerprint == vector("fingerprint")

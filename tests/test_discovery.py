@@ -7,9 +7,9 @@ import time
 
 import msgpack
 
-from client.discovery import QUERY, Search
-from relay import discovery
-from relay.testing import connect, running_relay, settle
+from bonanza.client.discovery import QUERY, Search
+from bonanza.relay import discovery
+from bonanza.relay.testing import connect, running_relay, settle
 
 
 def test_a_relay_with_two_tables_answers_with_both(monkeypatch):
@@ -67,7 +67,7 @@ def test_hostile_datagrams_are_ignored_and_floods_rate_limited():
 
 def test_an_answer_fits_one_datagram_and_says_how_many_more():
     async def main():
-        from relay.server import Limits
+        from bonanza.relay.server import Limits
         async with running_relay(discovery=("127.0.0.1", 0),
                                  limits=Limits(lobbies_per_address=100, lobbies=100)) as relay:
             clients = [await connect(relay) for _ in range(40)]
@@ -87,7 +87,7 @@ def test_answers_never_go_to_a_discovery_port():
         async with running_relay(discovery=("127.0.0.1", 0)) as relay:
             proto = relay.discovery_protocol
             proto.datagram_received(QUERY, ("127.0.0.1", relay.discovery_port))
-            from core.settings import DISCOVERY_PORT
+            from bonanza.core.settings import DISCOVERY_PORT
             proto.datagram_received(QUERY, ("127.0.0.1", DISCOVERY_PORT))
             assert proto.answered == 0 and proto.ignored == 2
     asyncio.run(asyncio.wait_for(main(), 30))

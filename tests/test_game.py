@@ -5,10 +5,10 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from core import dice
-from core.game import (GameState, Seat, Setup, allowed, apply, check, give_up_move, new_game,
+from bonanza.core import dice
+from bonanza.core.game import (GameState, Seat, Setup, allowed, apply, check, give_up_move, new_game,
                        play, replay, roll_move, standings, write_move)
-from core.rules import BOXES
+from bonanza.core.rules import BOXES
 
 KEY = dice.game_key(b"test-game", [])
 
@@ -101,7 +101,7 @@ def test_standings_follow_the_rules(n, data):
 def test_shared_places():
     state = table(3)
     sheets = list(state.sheets)
-    from core.rules import Sheet
+    from bonanza.core.rules import Sheet
     sheets = (Sheet((5,) + (None,) * 12), Sheet((5,) + (None,) * 12), Sheet((3,) + (None,) * 12))
     from dataclasses import replace
     state = replace(state, sheets=sheets)
@@ -163,7 +163,7 @@ def test_refusals_during_a_turn():
 
 def test_joker_refusal_names_the_forced_box():
     from dataclasses import replace
-    from core.rules import Sheet
+    from bonanza.core.rules import Sheet
     state = table(1)
     sheet = Sheet(tuple(50 if b == "bonanza" else None for b in BOXES))
     state = replace(state, sheets=(sheet,), rolls=1, dice=(6, 6, 6, 6, 6))
@@ -194,7 +194,7 @@ def test_fast_built_states_and_sheets_equal_dataclass_built_ones(n, ruleset, dat
     """apply builds states and write builds sheets without the dataclass __init__ and
     packs with a shared Packer: the results are the dataclass-built values, encoded as
     msgpack.packb encodes them."""
-    from core.rules import Sheet
+    from bonanza.core.rules import Sheet
     fields = ("setup", "sheets", "active", "turn", "rolls", "dice", "gave_up", "seq")
     _, _, states = play_random(data, n, ruleset)
     for s in states:
@@ -211,9 +211,9 @@ def test_fast_built_states_and_sheets_equal_dataclass_built_ones(n, ruleset, dat
 
 def test_a_full_sheet_cannot_give_up():
     """Giving up would rank a finished sheet behind every seat still playing."""
-    from core.game import Seat, Setup, apply, check, check_give_up, new_game
+    from bonanza.core.game import Seat, Setup, apply, check, check_give_up, new_game
     st = new_game(Setup("yacht", (Seat("A"), Seat("B")), 0))
-    from core.rules import BOXES
+    from bonanza.core.rules import BOXES
     for box in BOXES:                      # A fills every box (each turn: roll, write), B too
         for seat in (0, 1):
             if st.over:

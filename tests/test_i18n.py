@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from client import i18n
+from bonanza.client import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = i18n.LANGUAGES
@@ -369,7 +369,7 @@ def test_glyph_check_detects_a_missing_character():
 
 
 def test_po_reader_reads_continued_strings_plurals_and_escapes(tmp_path):
-    from client.i18n import read_po
+    from bonanza.client.i18n import read_po
     po = tmp_path / "xx.po"
     po.write_text('# comment\nmsgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
                   '#. a note\nmsgid "a.key"\nmsgstr "say \\"hi\\"\\n"\n"and more"\n\n'
@@ -381,7 +381,7 @@ def test_po_reader_reads_continued_strings_plurals_and_escapes(tmp_path):
 
 
 def test_po_reader_names_the_file_and_line_of_a_bad_entry(tmp_path):
-    from client.i18n import read_po
+    from bonanza.client.i18n import read_po
     po = tmp_path / "xx.po"
     po.write_text('msgid "a"\nmsgstr "b"\nmsgtxt "c"\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"xx\.po:3: unknown keyword 'msgtxt'"):
@@ -393,7 +393,7 @@ def test_po_reader_names_the_file_and_line_of_a_bad_entry(tmp_path):
     ("en", 1234.5, "1,234.5"), ("es", 1234.5, "1234,5"), ("es", 12345.0, "12.345"),
     ("fr", 1234.0, "1\u202f234"), ("pt-PT", -3.25, "-3,2")])
 def test_averages_are_written_in_the_players_language(code, value, text):
-    from client.i18n import format_decimal
+    from bonanza.client.i18n import format_decimal
     assert format_decimal(value, code) == text
 
 

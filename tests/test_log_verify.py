@@ -6,11 +6,11 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from client.commands import main as cli
-from core.game import Seat, allowed
-from core.log import GameLog, MAGIC, chain_next, chain_start, pack, parse_log
-from core.match import Match
-from core.verify import verify_bytes
+from bonanza.client.commands import main as cli
+from bonanza.core.game import Seat, allowed
+from bonanza.core.log import GameLog, MAGIC, chain_next, chain_start, pack, parse_log
+from bonanza.core.match import Match
+from bonanza.core.verify import verify_bytes
 
 
 def finished_match(seats=2, seed=b"fixed-seed", give_up=False) -> Match:
@@ -22,7 +22,7 @@ def finished_match(seats=2, seed=b"fixed-seed", give_up=False) -> Match:
         m.roll([True, True, False, False, False])
         st_ = m.state
         sheet = st_.sheets[st_.active]
-        from core.rules import points
+        from bonanza.core.rules import points
         best = max(allowed(st_), key=lambda b: points(st_.ruleset, sheet, st_.dice, b))
         m.write(best)
         if give_up and m.state.turn == 7 and seats > 2:
@@ -195,14 +195,14 @@ def test_cli_verify_exit_codes(tmp_path, good, capsys):
 def test_cli_verify_garbage_prints_one_line_no_traceback(tmp_path):
     path = tmp_path / "junk.bonanza"
     path.write_bytes(MAGIC + b"\xc1\xff\x00garbage")
-    proc = subprocess.run([sys.executable, "-m", "client.commands", "verify", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "bonanza.client.commands", "verify", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr == "" and proc.stdout.strip().startswith("INVALID:")
 
 
 def test_simulate_then_verify_round_trips(tmp_path, capsys):
-    pytest.importorskip("core.bots")
+    pytest.importorskip("bonanza.core.bots")
     out = tmp_path / "sim.bonanza"
     assert cli(["simulate", "--players", "3", "--seed", "c0ffee", "--out", str(out),
                 "--policy", "casual"]) == 0

@@ -8,12 +8,12 @@ import secrets
 
 import pytest
 
-from core import signing
-from core.log import MAGIC, chain_next, chain_start, pack, parse_log
-from core.match import Match
-from core.game import Seat
-from core.verify import verify_bytes
-from relay.testing import ManualClock, connect, play_to_end, play_turn_step, running_relay
+from bonanza.core import signing
+from bonanza.core.log import MAGIC, chain_next, chain_start, pack, parse_log
+from bonanza.core.match import Match
+from bonanza.core.game import Seat
+from bonanza.core.verify import verify_bytes
+from bonanza.relay.testing import ManualClock, connect, play_to_end, play_turn_step, running_relay
 
 
 def run(coro):
@@ -92,7 +92,7 @@ def test_a_run_nobody_plays_is_counted_and_ends():
             assert a.header["settings"] == {"hints": True}
             await a.close()
             await asyncio.sleep(0.05)
-            from relay.server import DAILY_ABANDON
+            from bonanza.relay.server import DAILY_ABANDON
             clock.advance(DAILY_ABANDON + 5)
             await asyncio.sleep(0.05)
             assert relay.ranked.attempts("Ana") == 1

@@ -9,11 +9,11 @@ import pytest
 
 from test_store_helpers import ROOT, play_first_box, solo_log
 
-from client import commands as cli
-from core.settings import SettingError
-from client.store.records import (RecordError, export_record, finish_and_record, import_record,
+from bonanza.client import commands as cli
+from bonanza.core.settings import SettingError
+from bonanza.client.store.records import (RecordError, export_record, finish_and_record, import_record,
                             new_solo_match)
-from client.store import open_store
+from bonanza.client.store import open_store
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def test_export_verifies_and_import_summarises(data, tmp_path):
     assert (s.mode, s.ruleset, s.name, s.score) == ("solo", "bonanza", "Ana", rec.score)
     assert s.duration_ms == 95_123 and s.seed == "ab" * 32 and s.seeded
     # `bonanza verify` on the file, in a fresh process from the checkout
-    r = subprocess.run([sys.executable, "-m", "client.commands", "verify", out], cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "bonanza.client.commands", "verify", out], cwd=ROOT,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "VALID" in r.stdout and "ab" * 32 in r.stdout

@@ -12,10 +12,10 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from core import dice as dice_mod
-from core.verify import verify_bytes
-from relay.client import RelayClient, RelayConnection, RelayError
-from relay.testing import (ManualClock, choose_box, connect, play_to_end, play_turn_step,
+from bonanza.core import dice as dice_mod
+from bonanza.core.verify import verify_bytes
+from bonanza.relay.client import RelayClient, RelayConnection, RelayError
+from bonanza.relay.testing import (ManualClock, choose_box, connect, play_to_end, play_turn_step,
                            running_relay, settle)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -349,7 +349,7 @@ def test_relay_connection_thread_wrapper():
 
 def test_command_line_prints_port_and_stops_on_sigterm(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "relay", "--port", "0", "--data",
+    p = subprocess.Popen([sys.executable, "-m", "bonanza.relay", "--port", "0", "--data",
                           str(tmp_path), "--bot-delay", "0"], stdout=subprocess.PIPE, env=env)
     try:
         line = p.stdout.readline().decode()
@@ -397,7 +397,7 @@ def test_command_line_start_up_problems_are_one_line_errors(tmp_path):
     a_file.write_text("")
 
     def relay(*args):
-        return subprocess.run([sys.executable, "-m", "relay", *args], env=env,
+        return subprocess.run([sys.executable, "-m", "bonanza.relay", *args], env=env,
                               capture_output=True, text=True, timeout=30)
 
     bad_data = relay("--port", "0", "--data", str(a_file / "data"))

@@ -5,9 +5,9 @@ import asyncio
 
 import pytest
 
-from core.verify import verify_bytes
-from relay.client import RelayError
-from relay.testing import connect, play_to_end, running_relay
+from bonanza.core.verify import verify_bytes
+from bonanza.relay.client import RelayError
+from bonanza.relay.testing import connect, play_to_end, running_relay
 
 
 def run(coro):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from relay.server import DAILY_ABANDON
-from relay.tables import FINISHED_KEEP
-from relay.testing import ManualClock, connect, running_relay, settle
+from bonanza.relay.server import DAILY_ABANDON
+from bonanza.relay.tables import FINISHED_KEEP
+from bonanza.relay.testing import ManualClock, connect, running_relay, settle
 
 HOUSEKEEPING = 1    # the relay's own housekeeping timer is always pending on its clock
 

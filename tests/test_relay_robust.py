@@ -12,10 +12,10 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from relay.client import RelayError
-from relay.framing import pack_frame
-from relay.server import Limits
-from relay.testing import (ManualClock, connect, play_turn_step, running_relay, settle,
+from bonanza.relay.client import RelayError
+from bonanza.relay.framing import pack_frame
+from bonanza.relay.server import Limits
+from bonanza.relay.testing import (ManualClock, connect, play_turn_step, running_relay, settle,
                            two_at_a_table)
 
 

@@ -9,9 +9,9 @@ import struct
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from relay.client import RelayError
-from relay.server import Limits
-from relay.testing import ManualClock, choose_box, connect, running_relay, settle
+from bonanza.relay.client import RelayError
+from bonanza.relay.server import Limits
+from bonanza.relay.testing import ManualClock, choose_box, connect, running_relay, settle
 
 NAMES = ["Ana", "Ben", "Cy"]
 

@@ -8,12 +8,12 @@ import struct
 
 import msgpack
 
-from core.game import Seat
-from core.log import GameLog, move_record, parse_log
-from core.match import Match
-from relay.framing import pack_frame
-from relay.tables import move_frame
-from relay.testing import connect, running_relay
+from bonanza.core.game import Seat
+from bonanza.core.log import GameLog, move_record, parse_log
+from bonanza.core.match import Match
+from bonanza.relay.framing import pack_frame
+from bonanza.relay.tables import move_frame
+from bonanza.relay.testing import connect, running_relay
 
 
 def _frames(data: bytes) -> list[dict]:
@@ -118,7 +118,7 @@ def test_frames_split_anywhere_and_pipelined():
 
 
 def test_client_turns_a_malformed_relay_message_into_a_desync():
-    from relay.client import RelayClient
+    from bonanza.relay.client import RelayClient
 
     c = RelayClient()
     for msg in ({"type": "move"}, {"type": "started", "table": {}, "header": 7},

@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from core.rules import (BOXES, LOWER_BOXES, RULESETS, UPPER_BOXES, Sheet, allowed_boxes,
+from bonanza.core.rules import (BOXES, LOWER_BOXES, RULESETS, UPPER_BOXES, Sheet, allowed_boxes,
                         condition_score, extra_bonus_for, points, preview, write)
 
 BON, YACHT = RULESETS["bonanza"], RULESETS["yacht"]

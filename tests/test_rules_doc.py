@@ -8,10 +8,10 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from core import dice
-from core.game import GameState, Seat, Setup, check, check_write, new_game, standings
-from core.match import Replay, dice_refusal
-from core.rules import BOXES, RULESETS, Sheet, allowed_boxes, write
+from bonanza.core import dice
+from bonanza.core.game import GameState, Seat, Setup, check, check_write, new_game, standings
+from bonanza.core.match import Replay, dice_refusal
+from bonanza.core.rules import BOXES, RULESETS, Sheet, allowed_boxes, write
 
 ROOT = Path(__file__).parent.parent
 DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")

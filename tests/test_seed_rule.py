@@ -5,10 +5,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from core.log import parse_log
-from core.settings import SettingError, seed_from_text
-from client.commands import main as cli
-from client.store.records import new_solo_match
+from bonanza.core.log import parse_log
+from bonanza.core.settings import SettingError, seed_from_text
+from bonanza.client.commands import main as cli
+from bonanza.client.store.records import new_solo_match
 
 SEED = "Speedrun Ünïcode 7"
 
@@ -20,7 +20,7 @@ def _type(app, text: str) -> None:
 
 
 def test_window_simulate_and_records_agree(app, tmp_path):
-    from client.scenes.solo_setup import SoloSetupScene
+    from bonanza.client.scenes.solo_setup import SoloSetupScene
     setup = SoloSetupScene(app)
     app.push(setup)
     setup.focus_id = "seed"

@@ -9,7 +9,7 @@ import pytest
 from test_store_helpers import (count_five_equal, daily_log, final_state, play_greedy_upper,
                                 solo_log)
 
-from client.store import GameRecord, Notice, Store, open_store
+from bonanza.client.store import GameRecord, Notice, Store, open_store
 
 
 @pytest.fixture
@@ -107,8 +107,8 @@ def test_record_extracts_duration_seed_bonus_and_bonanzas(data_dir):
 
 
 def test_unverifiable_or_unfinished_logs_are_refused(data_dir):
-    from core.game import Seat
-    from core.match import Match
+    from bonanza.core.game import Seat
+    from bonanza.core.match import Match
     good = bytearray(solo_log(1))
     good[-40] ^= 1
     m = Match.create("bonanza", [Seat("me")], b"x" * 32, mode="solo")

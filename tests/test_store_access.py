@@ -11,9 +11,9 @@ import pytest
 
 from test_store_helpers import solo_log
 
-import client.store.check  # noqa: F401  (loaded before a child drops its privileges)
-import client.store.salvage  # noqa: F401
-from client.store import open_store
+import bonanza.client.store.check  # noqa: F401  (loaded before a child drops its privileges)
+import bonanza.client.store.salvage  # noqa: F401
+from bonanza.client.store import open_store
 
 NOBODY = 65534
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

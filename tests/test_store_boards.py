@@ -12,11 +12,11 @@ import pytest
 
 from test_store_helpers import daily_log, final_state, play_first_box, play_greedy_upper, seed_of, solo_log
 
-from client import commands as cli
-from client.store import open_store, schema
-from client.store.salvage import salvage
-from core.game import Seat
-from core.match import Match
+from bonanza.client import commands as cli
+from bonanza.client.store import open_store, schema
+from bonanza.client.store.salvage import salvage
+from bonanza.core.game import Seat
+from bonanza.core.match import Match
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def given_up_log(i: int, turns: int = 3, why: str = "gave_up", meta: dict | None
     m = Match.create("bonanza", [Seat("me")], seed_of(i), mode="solo", meta=meta)
     for _ in range(turns):
         m.roll()
-        from core.game import allowed
+        from bonanza.core.game import allowed
         m.write(allowed(m.state)[0])
     m.give_up(0, why)
     m.finish({"duration_ms": 5_000})
@@ -107,7 +107,7 @@ def test_each_category_has_its_own_board(data):
 
 
 def test_table_and_relay_signed_games_are_categories_apart():
-    from client.store.summary import classify
+    from bonanza.client.store.summary import classify
     moves = [{"type": "roll", "seat": 0}, {"type": "give_up", "seat": 1, "why": "left"}]
     assert classify({"mode": "table"}, moves, 0) == {"status": "finished", "category": "table",
                                                     "seed_text": None}
@@ -270,7 +270,7 @@ def test_salvage_keeps_each_games_file(data, tmp_path):
 
 
 def test_salvage_reads_the_played_time_of_a_version_3_file(data, tmp_path):
-    from client.store.salvage import _from_sqlite
+    from bonanza.client.store.salvage import _from_sqlite
     store, _ = open_store(data)
     store.record_game(solo_log(1), played_at="2024-07-01T10:00:00Z")
     store.close()

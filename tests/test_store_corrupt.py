@@ -7,8 +7,8 @@ import sqlite3
 
 from test_store_helpers import solo_log
 
-from client.store import PAGE_SIZE, open_store
-from core.verify import verify_bytes
+from bonanza.client.store import PAGE_SIZE, open_store
+from bonanza.core.verify import verify_bytes
 
 
 def fill(data_dir: str, n: int) -> list:
@@ -121,7 +121,7 @@ def test_a_folder_in_place_of_the_file_is_moved_aside(tmp_path):
 
 
 def test_a_file_locked_by_another_window_is_in_use_not_damaged(tmp_path, monkeypatch):
-    import client.store as store_mod
+    import bonanza.client.store as store_mod
     data = str(tmp_path / "data")
     fill(data, 2)
     path = os.path.join(data, "bonanza.db")

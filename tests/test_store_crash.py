@@ -16,8 +16,8 @@ import pytest
 
 from test_store_helpers import ROOT, solo_log
 
-from client.store import PAGE_SIZE, open_store
-from core.verify import verify_bytes
+from bonanza.client.store import PAGE_SIZE, open_store
+from bonanza.core.verify import verify_bytes
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
@@ -28,7 +28,7 @@ sys.path.insert(0, sys.argv[1] + "/tests")
 """
 
 OPEN_ONLY = PRELUDE + r"""
-from client.store import open_store
+from bonanza.client.store import open_store
 store, notices = open_store(sys.argv[2])
 print("opened", [n.code for n in notices], flush=True)
 store.close()
@@ -90,7 +90,7 @@ def test_kills_during_salvage_lose_nothing_and_the_next_start_finishes_it(tmp_pa
 
 BURST = PRELUDE + r"""
 from test_store_helpers import solo_log
-from client.store import open_store
+from bonanza.client.store import open_store
 store, notices = open_store(sys.argv[2])
 assert not notices, notices
 i = 0
@@ -136,7 +136,7 @@ RACE = PRELUDE + r"""
 import json
 import time
 from test_store_helpers import solo_log
-from client.store import open_store
+from bonanza.client.store import open_store
 start = float(sys.argv[3])
 time.sleep(max(0.0, start - time.time()))
 store, notices = open_store(sys.argv[2])

@@ -11,9 +11,9 @@ import pytest
 
 from test_store_helpers import solo_log
 
-from client.store import open_store
-from client.store.records import RecordError, export_record
-from core.verify import verify_bytes
+from bonanza.client.store import open_store
+from bonanza.client.store.records import RecordError, export_record
+from bonanza.core.verify import verify_bytes
 
 N_GAMES = 6
 

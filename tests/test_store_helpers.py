@@ -11,9 +11,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from core.game import Seat, allowed  # noqa: E402
-from core.match import Match  # noqa: E402
-from core.rules import UPPER_BOXES  # noqa: E402
+from bonanza.core.game import Seat, allowed  # noqa: E402
+from bonanza.core.match import Match  # noqa: E402
+from bonanza.core.rules import UPPER_BOXES  # noqa: E402
 
 
 def seed_of(i: int) -> bytes:
@@ -74,13 +74,13 @@ def daily_log(date_iso: str, name: str = "me", duration_ms: int = 90_000) -> byt
 
 
 def count_five_equal(log: bytes) -> int:
-    from core.log import parse_log
+    from bonanza.core.log import parse_log
     return sum(1 for r in parse_log(log).records
                if r["move"]["type"] == "roll" and len(set(r["move"]["dice"])) == 1)
 
 
 def final_state(log: bytes):
-    from core.verify import verify_bytes
+    from bonanza.core.verify import verify_bytes
     v = verify_bytes(log)
     assert v.ok, v.detail
     return v.states[-1]

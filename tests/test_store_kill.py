@@ -10,15 +10,15 @@ import pytest
 
 from test_store_helpers import ROOT, solo_log
 
-from client.store import open_store
-from core.verify import verify_bytes
+from bonanza.client.store import open_store
+from bonanza.core.verify import verify_bytes
 
 CHILD = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[1] + "/tests")
 from test_store_helpers import solo_log
-from client.store import open_store
+from bonanza.client.store import open_store
 store, notices = open_store(sys.argv[2])
 assert not notices, notices
 i = 0

@@ -6,8 +6,8 @@ import sqlite3
 
 from test_store_helpers import daily_log, final_state, play_greedy_upper, solo_log
 
-from client.store import open_store
-from client.store.schema import CURRENT_VERSION
+from bonanza.client.store import open_store
+from bonanza.client.store.schema import CURRENT_VERSION
 
 # Version 1 exactly as it shipped (kept here, independent of client/store/schema.py).
 V1_DDL = """

@@ -14,13 +14,13 @@ import struct
 import msgpack
 import pytest
 
-from core import signing
-from core.dice import commitment
-from core.game import allowed, apply, new_game, standings
-from core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
-from core.verify import verify_bytes
-from relay.framing import pack_frame
-from relay.testing import connect, play_to_end, running_relay, two_at_a_table
+from bonanza.core import signing
+from bonanza.core.dice import commitment
+from bonanza.core.game import allowed, apply, new_game, standings
+from bonanza.core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
+from bonanza.core.verify import verify_bytes
+from bonanza.relay.framing import pack_frame
+from bonanza.relay.testing import connect, play_to_end, running_relay, two_at_a_table
 
 
 def run(coro):
@@ -208,7 +208,7 @@ def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():
                 return msg
             proxy = await _proxy(relay.port, steer)
             port = proxy.sockets[0].getsockname()[1]
-            from relay.client import RelayClient
+            from bonanza.relay.client import RelayClient
             a = await connect(relay)
             b = await RelayClient.open("127.0.0.1", port)
             j = await a.create_table("Ana", 2, 90)
@@ -225,7 +225,7 @@ def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():
 def test_a_request_signed_by_another_key_is_refused():
     async def main():
         async with running_relay() as relay:
-            from relay.client import RelayError
+            from bonanza.relay.client import RelayError
             a, b = await two_at_a_table(relay)
             mover = a if a.my_turn else b
             await mover.wait_until(lambda: mover.state is not None)
@@ -252,7 +252,7 @@ def test_contributions_are_committed_before_any_is_revealed():
                 return msg
             proxy = await _proxy(relay.port, spy)
             port = proxy.sockets[0].getsockname()[1]
-            from relay.client import RelayClient
+            from bonanza.relay.client import RelayClient
             a = await connect(relay)
             b = await RelayClient.open("127.0.0.1", port)
             j = await a.create_table("Ana", 2, 90)
@@ -271,8 +271,8 @@ def test_contributions_are_committed_before_any_is_revealed():
 
 def test_a_seat_that_does_not_reveal_is_played_by_a_bot():
     async def main():
-        from relay.client import RelayClient
-        from relay.testing import ManualClock, settle
+        from bonanza.relay.client import RelayClient
+        from bonanza.relay.testing import ManualClock, settle
         clock = ManualClock()
         async with running_relay(clock=clock) as relay:
             a = await connect(relay)
@@ -284,7 +284,7 @@ def test_a_seat_that_does_not_reveal_is_played_by_a_bot():
             a.send({"type": "start"})
             await settle(5)
             assert a.header is None                     # waiting for the reveal
-            from relay.handlers import REVEAL_SECONDS
+            from bonanza.relay.handlers import REVEAL_SECONDS
             clock.advance(REVEAL_SECONDS + 1)
             await a.wait_until(lambda: a.header is not None)
             seats = a.header["seats"]

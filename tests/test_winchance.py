@@ -7,13 +7,13 @@ import os
 import numpy as np
 import pytest
 
-from core.advisor import get_advisor
-from core.game import Seat, Setup, new_game
-from core.log import setup_from_header
-from core.match import Replay
-from core.rules import Sheet
-from core.simulate import simulate
-from core.winchance import SAMPLES, remaining_points, win_chances_mc
+from bonanza.core.advisor import get_advisor
+from bonanza.core.game import Seat, Setup, new_game
+from bonanza.core.log import setup_from_header
+from bonanza.core.match import Replay
+from bonanza.core.rules import Sheet
+from bonanza.core.simulate import simulate
+from bonanza.core.winchance import SAMPLES, remaining_points, win_chances_mc
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_chances_sum_to_one_and_end_at_the_result(advisor):
 
 def test_a_seat_that_gave_up_has_no_chance_and_a_full_sheet_is_its_total(advisor):
     st = new_game(Setup("bonanza", (Seat("A"), Seat("B"), Seat("C")), 0))
-    from core.game import apply
+    from bonanza.core.game import apply
     st = apply(st, {"type": "give_up", "seat": 2, "why": "left"})
     chances = win_chances_mc(advisor, st, np.random.default_rng(1))
     assert chances[2] == 0.0 and abs(chances[0] - 0.5) < 0.05 and abs(sum(chances) - 1) < 1e-9

@@ -13,13 +13,13 @@ import sys
 
 # name -> module; order is the order of ``bonanza --help``
 SUBCOMMANDS = {
-    "play": "client.commands.play",
-    "verify": "client.commands.verify",
-    "simulate": "client.commands.simulate",
-    "advise": "client.commands.advise",
-    "analyse": "client.commands.analyse",
-    "records": "client.commands.records",
-    "export": "client.commands.export",
+    "play": "bonanza.client.commands.play",
+    "verify": "bonanza.client.commands.verify",
+    "simulate": "bonanza.client.commands.simulate",
+    "advise": "bonanza.client.commands.advise",
+    "analyse": "bonanza.client.commands.analyse",
+    "records": "bonanza.client.commands.records",
+    "export": "bonanza.client.commands.export",
 }
 
 

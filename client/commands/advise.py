@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from core.rules import BOX_INDEX, BOXES, RULESETS
+from bonanza.core.rules import BOX_INDEX, BOXES, RULESETS
 
 
 def add_parser(sub) -> None:
@@ -38,7 +38,7 @@ class InputError(ValueError):
 
 
 def _advisor(name: str):
-    from core.advisor import get_advisor
+    from bonanza.core.advisor import get_advisor
     if name not in RULESETS:
         raise InputError(f"unknown ruleset {name!r}; choose one of: {', '.join(RULESETS)}")
     return get_advisor(name)

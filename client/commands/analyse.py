@@ -23,8 +23,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.analysis import AnalysisError, analyse_log
-    from core.verify import verify_file
+    from bonanza.core.analysis import AnalysisError, analyse_log
+    from bonanza.core.verify import verify_file
 
     verdict = verify_file(args.file)
     if not verdict.ok:

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from core.settings import RULESETS
+from bonanza.core.settings import RULESETS
 
 from ..store.records import add_data_argument
 

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from core.settings import BOT_POLICIES, DEFAULT_RULESET, RULESETS, SettingError, seed_from_text
+from bonanza.core.settings import BOT_POLICIES, DEFAULT_RULESET, RULESETS, SettingError, seed_from_text
 
 
 def add_parser(sub) -> None:
@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.simulate import simulate
+    from bonanza.core.simulate import simulate
 
     try:
         seed = seed_from_text(args.seed)

@@ -12,7 +12,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.verify import verify_file
+    from bonanza.core.verify import verify_file
 
     verdict = verify_file(args.file)
     if verdict.ok and args.verbose:

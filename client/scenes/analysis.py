@@ -17,7 +17,7 @@ import threading
 
 import pygame
 
-from core.analysis import INACCURACY
+from bonanza.core.analysis import INACCURACY
 from .. import actions as A
 from .. import lang, theme
 from ..actions import Action
@@ -68,12 +68,12 @@ class AnalysisScene(Scene):
             self._thread.start()
 
     def _run(self) -> None:
-        from core.analysis import analyse_log
+        from bonanza.core.analysis import analyse_log
         try:
             if self.loader is not None:
                 adv = self.loader.result()
             else:
-                from core.advisor import get_advisor
+                from bonanza.core.advisor import get_advisor
                 adv = get_advisor(self.ruleset)
             self._result = ("ok", analyse_log(self.verdict.log, adv))
         except Exception as e:      # shown on the screen, never a crash of the window

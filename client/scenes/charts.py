@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 import pygame
 
-from core.settings import RULESETS
+from bonanza.core.settings import RULESETS
 
 from .. import actions as A
 from .. import lang, theme
@@ -64,7 +64,7 @@ def optimal_distribution(ruleset: str, advisor) -> np.ndarray:
     with _lock:
         if ruleset in _optimal:
             return _optimal[ruleset]
-    from core.optimal_sim import optimal_scores
+    from bonanza.core.optimal_sim import optimal_scores
     scores = optimal_scores(advisor, OPTIMAL_GAMES, np.random.default_rng(OPTIMAL_SEED))
     scores.setflags(write=False)
     with _lock:
@@ -76,8 +76,8 @@ def game_point(store, game_id: int, advisor) -> GamePoint:
     with _lock:
         if key in _points:
             return _points[key]
-    from core.analysis import analyse_log
-    from core.log import parse_log
+    from bonanza.core.analysis import analyse_log
+    from bonanza.core.log import parse_log
     sa = analyse_log(parse_log(store.game_log(game_id)), advisor, with_win_chance=False).seats[0]
     point = GamePoint(sa.accuracy, sa.luck, sa.skill_loss)
     with _lock:
@@ -173,7 +173,7 @@ class ChartsScene(Scene):
         loader = self.app.advisor_loader(ruleset)
         if loader is not None:
             return loader.result()
-        from core.advisor import get_advisor
+        from bonanza.core.advisor import get_advisor
         return get_advisor(ruleset)
 
     def _run(self, ruleset: str, games: list) -> None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import pygame
 
-from core import dice as dice_mod
-from core.settings import DEFAULT_PORT, MAX_NAME
+from bonanza.core import dice as dice_mod
+from bonanza.core.settings import DEFAULT_PORT, MAX_NAME
 from .. import theme
 from ..i18n import format_date
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
@@ -115,7 +115,7 @@ class DailyRelayScene(Scene):
         self.host, self.port = host, int(port)
         self.name = (name or app.profile.name).strip()[:MAX_NAME] or app.profile.name
         if conn is None:
-            from relay.client import RelayConnection
+            from bonanza.relay.client import RelayConnection
             conn = RelayConnection(host, self.port, signer=app.profile.seat_signer())
         self.conn = self.own(conn)
         self.result = result
@@ -163,9 +163,9 @@ class DailyRelayScene(Scene):
     def together(self) -> None:
         """Open a daily table on this relay: friends join by its code (or find it on the
         network); each one sitting down uses their attempt; empty seats go to bots."""
-        from core.game import MAX_SEATS
-        from core.settings import DAILY_RULESET, DEFAULT_TURN_SECONDS
-        from relay.client import RelayConnection
+        from bonanza.core.game import MAX_SEATS
+        from bonanza.core.settings import DAILY_RULESET, DEFAULT_TURN_SECONDS
+        from bonanza.relay.client import RelayConnection
         from .lobby import LobbyScene
         conn = RelayConnection(self.host, self.port, signer=self.app.profile.seat_signer())
         self.app.push(LobbyScene(self.app, conn, self.host, self.port, request={

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pygame
 
-from core.game import check_give_up, check_hold, check_roll, check_write
-from core.match import Match
-from core.rules import BONANZA_POINTS, BOXES, LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
+from bonanza.core.game import check_give_up, check_hold, check_roll, check_write
+from bonanza.core.match import Match
+from bonanza.core.rules import BONANZA_POINTS, BOXES, LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
 from .. import actions as A
 from .. import fonts, lang, sprites, theme
 from ..actions import Action

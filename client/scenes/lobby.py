@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pygame
 
-from core.game import MAX_SEATS
-from core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_PORT,
+from bonanza.core.game import MAX_SEATS
+from bonanza.core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_PORT,
                            DEFAULT_RULESET,
                            DEFAULT_TURN_SECONDS, MAX_NAME, MIN_SEATS_TABLE, RULESETS,
                            TURN_SECONDS)
@@ -144,7 +144,7 @@ class HostSetupScene(_Options):
             relay.stop()
             self.app.show(self.t("error.host_failed", reason=relay.error or "timeout"), "error", 8.0)
             return
-        from relay.client import RelayConnection
+        from bonanza.relay.client import RelayConnection
         conn = RelayConnection("127.0.0.1", relay.port, signer=self.app.profile.seat_signer())
         request = {"type": "create_table", "name": name, "seats": self.seats,
                    "turn_seconds": self.turn, "bots": self.bots}
@@ -225,7 +225,7 @@ class JoinScene(_Options):
 
     def find(self) -> None:
         if self.search is None:
-            from client.discovery import Search
+            from bonanza.client.discovery import Search
             self.search = Search()
 
     def pick(self, i: int) -> None:
@@ -240,7 +240,7 @@ class JoinScene(_Options):
             self.focus_id = "name"          # the one thing missing: a name
 
     def watch(self, f) -> None:
-        from relay.client import RelayConnection
+        from bonanza.relay.client import RelayConnection
         conn = RelayConnection(f.address, f.port, signer=self.app.profile.seat_signer())
         self.app.push(LobbyScene(self.app, conn, f.address, f.port,
                                  request={"type": "watch", "code": f.code}))
@@ -283,7 +283,7 @@ class JoinScene(_Options):
             self.move_focus(1)
 
     def go(self):
-        from relay.client import RelayConnection
+        from bonanza.relay.client import RelayConnection
         host = self.address.value.strip() or "127.0.0.1"
         port = port_number(self.port.value)
         if port is None:
@@ -315,7 +315,7 @@ class JoinScene(_Options):
 def rejoin_scene(app, code: str, seat: dict) -> "LobbyScene":
     """Resume a remembered seat (after a crash or a restart): the lobby shows
     "Connecting…" until the relay replays the game, then the table takes over."""
-    from relay.client import RelayConnection
+    from bonanza.relay.client import RelayConnection
     conn = RelayConnection(seat["host"], seat["port"], signer=app.profile.seat_signer())
     return LobbyScene(app, conn, seat["host"], seat["port"], rejoin=code,
                       request={"type": "resume", "token": seat["token"], "seq": 0})
@@ -328,7 +328,7 @@ def note_relay_key(scene, conn, address: str, port: int) -> tuple[str, str] | No
     key = (getattr(conn, "welcome", None) or {}).get("relay_key")
     if not isinstance(key, bytes):
         return None
-    from core.signing import fingerprint
+    from bonanza.core.signing import fingerprint
     fp = fingerprint(key)
     seen = scene.app.profile.check_relay_key(address, port, fp)
     if seen == "changed":

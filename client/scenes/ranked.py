@@ -6,7 +6,7 @@ is recorded in the store like any game; its board there is the server's, never a
 """
 from __future__ import annotations
 
-from core.settings import DEFAULT_PORT, DEFAULT_RULESET
+from bonanza.core.settings import DEFAULT_PORT, DEFAULT_RULESET
 
 from .. import theme
 from ..i18n import format_duration
@@ -46,7 +46,7 @@ class RankedScene(Scene):
         return self.address.value.strip() or "127.0.0.1", port_number(self.port.value)
 
     def connect(self) -> None:
-        from relay.client import RelayConnection
+        from bonanza.relay.client import RelayConnection
         host, port = self._target()
         if port is None:
             return

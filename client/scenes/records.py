@@ -17,7 +17,7 @@ import os
 
 import pygame
 
-from core.settings import RULESETS
+from bonanza.core.settings import RULESETS
 
 from .. import actions as A
 from .. import lang, theme
@@ -43,7 +43,7 @@ def format_number(value) -> str:
     """A score average in the player's language (``201.5`` / ``201,5``)."""
     if value is None:
         return "–"
-    from client.i18n import format_decimal
+    from bonanza.client.i18n import format_decimal
     return format_decimal(value, lang.current())
 
 
@@ -62,7 +62,7 @@ def seed_cell(rec) -> str:
 
 
 def game_date(rec) -> str:
-    from client.i18n import format_date
+    from bonanza.client.i18n import format_date
     when = rec.date or (rec.played_at or "")[:10]
     return format_date(when, lang.current(), "short") if when else "–"
 
@@ -279,7 +279,7 @@ class RecordsScene(Scene):
         rec = self.selected()
         if rec is None or self.store is None:
             return
-        from core.verify import verify_bytes
+        from bonanza.core.verify import verify_bytes
         from .replay import ReplayScene
         from .results import verdict_text
         try:

@@ -6,9 +6,9 @@ import os
 
 import pygame
 
-from core.game import standings
-from core.rules import LOWER_BOXES, UPPER_BOXES
-from core.verify import verify_bytes
+from bonanza.core.game import standings
+from bonanza.core.rules import LOWER_BOXES, UPPER_BOXES
+from bonanza.core.verify import verify_bytes
 from .. import fonts, theme
 from ..sheet_view import draw_scratch, ease_out
 from ..widgets import Celebration, draw_text, shadowed_panel
@@ -33,7 +33,7 @@ def signed_text(t, verdict) -> str:
     signing = header.get("signing")
     if not isinstance(signing, dict):
         return t("verify.self_dealt") if header.get("mode") == "solo" else t("verify.unsigned")
-    from core.signing import fingerprint
+    from bonanza.core.signing import fingerprint
     text = t("verify.signed_relay", fingerprint=fingerprint(signing["relay"]))
     if any(k is not None for k in signing.get("seats") or []):
         text += " " + t("verify.signed_seats")

@@ -2,7 +2,7 @@
 size, fullscreen and hints.  Left/Right (or the arrow buttons) change a value."""
 from __future__ import annotations
 
-from core.settings import MAX_NAME
+from bonanza.core.settings import MAX_NAME
 
 from .. import actions as A
 from .. import lang, theme

@@ -1,7 +1,7 @@
 """Before a solo game: start at once (Enter) or type a seed for a seeded run."""
 from __future__ import annotations
 
-from core.settings import SEED_TEXT_MAX
+from bonanza.core.settings import SEED_TEXT_MAX
 
 from .. import theme
 from ..widgets import draw_text

@@ -113,7 +113,7 @@ class TableScene(GameScene):
     def dialog_lines(self):
         if self.dialog != "you_left":
             return []
-        from core.game import standings
+        from bonanza.core.game import standings
         return [self.t("table.standing_line", place=s.place, name=s.name, total=s.total)
                 for s in standings(self.state)]
 
@@ -123,7 +123,7 @@ class TableScene(GameScene):
     def sheet_done(self) -> bool:
         """This seat has filled every box: core refuses its giving up (its score stands),
         so Leave just leaves."""
-        from core.game import check_give_up
+        from bonanza.core.game import check_give_up
         seat = self.conn.seat
         if seat is None or self.state is None:
             return False
@@ -353,7 +353,7 @@ class TableScene(GameScene):
         if st is None or self.loader is None or not self.loader.ready or len(st.setup.seats) < 2:
             return None
         if st.seq != self._win_key:
-            from core.analysis import win_chances
+            from bonanza.core.analysis import win_chances
             advisor = self.loader.result(0)
             try:
                 self._win = win_chances(advisor, st)
@@ -373,7 +373,7 @@ class TableScene(GameScene):
 
         def work():
             import numpy as np
-            from core.winchance import win_chances_mc
+            from bonanza.core.winchance import win_chances_mc
             try:
                 chances = win_chances_mc(advisor, st, np.random.default_rng(st.seq), cache=cache)
             except Exception:

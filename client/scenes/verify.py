@@ -11,7 +11,7 @@ import os
 
 import pygame
 
-from core.verify import verify_bytes, verify_file
+from bonanza.core.verify import verify_bytes, verify_file
 from .. import actions as A
 from .. import theme
 from ..actions import Action

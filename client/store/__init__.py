@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
-from core.settings import MAX_NAME
-from core.verify import verify_bytes
+from bonanza.core.settings import MAX_NAME
+from bonanza.core.verify import verify_bytes
 
 from . import schema
 from .summary import SELF_DEALT, summarize
@@ -326,7 +326,7 @@ class Store:
         try:
             with open(os.path.join(self.directory, "seat.key"), "rb") as fh:
                 seed = fh.read(64)
-            from core.signing import Signer
+            from bonanza.core.signing import Signer
             return Signer(seed).public
         except (OSError, ValueError):
             return None

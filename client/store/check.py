@@ -22,7 +22,7 @@ import re
 import sqlite3
 from datetime import date as _date
 
-from core.verify import verify_bytes
+from bonanza.core.verify import verify_bytes
 
 from . import schema
 from .summary import summarize

@@ -15,11 +15,11 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from core.game import Seat
-from core.dice import SEED_BYTES
-from core.match import Match
-from core.settings import DEFAULT_RULESET, seed_from_text
-from core.verify import verify_bytes, verify_file
+from bonanza.core.game import Seat
+from bonanza.core.dice import SEED_BYTES
+from bonanza.core.match import Match
+from bonanza.core.settings import DEFAULT_RULESET, seed_from_text
+from bonanza.core.verify import verify_bytes, verify_file
 
 from .summary import summarize
 

@@ -21,8 +21,8 @@ from datetime import datetime
 
 import msgpack
 
-from core.log import MAGIC, MAX_LOG_BYTES
-from core.verify import verify_bytes
+from bonanza.core.log import MAGIC, MAX_LOG_BYTES
+from bonanza.core.verify import verify_bytes
 
 from . import schema
 from .check import valid_date

@@ -5,7 +5,7 @@ always be rebuilt from the log it stores: migrations and salvage rely on it.
 """
 from __future__ import annotations
 
-from core.verify import Verdict, verify_bytes
+from bonanza.core.verify import Verdict, verify_bytes
 
 
 def pick_seat(header: dict, profile_name: str | None = None,

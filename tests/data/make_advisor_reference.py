@@ -22,8 +22,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from core.advisor_build import build_values, layer_states  # noqa: E402
-from core.rules import RULESETS  # noqa: E402
+from bonanza.core.advisor_build import build_values, layer_states  # noqa: E402
+from bonanza.core.rules import RULESETS  # noqa: E402
 
 SPOTS_PER_LAYER = 30
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "advisor_reference.json")
