@@ -19,7 +19,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bonanza.core.advisor import get_advisor  # noqa: E402
-from bonanza.core.optimal_sim import draw_dice as _draw_dice, simulate  # noqa: E402
+from bonanza.core.optimal_sim import draw_dice as _draw_dice  # noqa: E402
+from bonanza.core.optimal_sim import simulate
 
 
 def draw_dice(games: int, seed: int) -> np.ndarray:

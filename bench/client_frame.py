@@ -19,11 +19,11 @@ import time
 
 T0 = time.perf_counter()
 
-import argparse
-import os
-import statistics
-import sys
-import tempfile
+import argparse  # noqa: E402  (after T0: the import time is measured)
+import os  # noqa: E402  (after T0: the import time is measured)
+import statistics  # noqa: E402  (after T0: the import time is measured)
+import sys  # noqa: E402  (after T0: the import time is measured)
+import tempfile  # noqa: E402  (after T0: the import time is measured)
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -110,8 +110,8 @@ def main() -> int:
     app = App((1280, 720), data_dir=data)
     app.step()
     first = time.perf_counter() - T0
-    from tests.doubles import DemoConnection
     from bonanza.client.scenes.table import TableScene
+    from tests.doubles import DemoConnection
     app.push(TableScene(app, DemoConnection(seats=4)))
     for _ in range(30):
         app.step(1 / 60)

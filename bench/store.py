@@ -17,9 +17,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bonanza.client.store import open_store  # noqa: E402
 from bonanza.core.game import Seat, allowed  # noqa: E402
 from bonanza.core.match import Match  # noqa: E402
-from bonanza.client.store import open_store  # noqa: E402
 
 
 def game(i: int) -> bytes:

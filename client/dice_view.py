@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 
-
 from . import actions as A
 from . import fonts, sprites, theme
 from .actions import Action

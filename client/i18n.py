@@ -23,7 +23,8 @@ import os
 import string
 import sys
 import threading
-from datetime import date as _date, datetime as _datetime
+from datetime import date as _date
+from datetime import datetime as _datetime
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 

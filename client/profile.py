@@ -69,6 +69,7 @@ class Profile:
         signer = getattr(self, "_signer", None)
         if signer is None:
             import secrets
+
             from bonanza.core.signing import KEY_BYTES, Signer
             directory = getattr(self.store, "directory", None)
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from bonanza.core.rules import BOXES, UPPER_BOXES
+
 from . import actions as A
 from . import fonts, lang, theme
 from .actions import Action

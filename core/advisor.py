@@ -25,11 +25,37 @@ from typing import Callable, Sequence
 import numpy as np
 
 from . import advisor_cache
-from .advisor_tables import (BONANZA_BOX, CHILDREN, COUNTS, FIRST_ROLL, FULL_MASK, IS_YACHT,
-                             FACE, JOKER_POINTS, MULTISET_INDEX, NUM_MULTISETS, PARENTS,
-                             POINTS, SIZE_START, upper_sums)
-from .rules import (BONANZA_POINTS, BOX_INDEX, BOXES, MAX_ROLLS, NUM_BOXES, NUM_DICE, Ruleset,
-                    Sheet, allowed_boxes, check_dice, extra_bonus_for, get_ruleset, points)
+from .advisor_tables import (
+    BONANZA_BOX,
+    CHILDREN,
+    COUNTS,
+    FACE,
+    FIRST_ROLL,
+    FULL_MASK,
+    IS_YACHT,
+    JOKER_POINTS,
+    MULTISET_INDEX,
+    NUM_MULTISETS,
+    PARENTS,
+    POINTS,
+    SIZE_START,
+    upper_sums,
+)
+from .rules import (
+    BONANZA_POINTS,
+    BOX_INDEX,
+    BOXES,
+    MAX_ROLLS,
+    NUM_BOXES,
+    NUM_DICE,
+    Ruleset,
+    Sheet,
+    allowed_boxes,
+    check_dice,
+    extra_bonus_for,
+    get_ruleset,
+    points,
+)
 
 __all__ = ["Advisor", "Advice", "BoxOption", "HoldOption", "AdvisorLoader", "get_advisor"]
 

@@ -28,9 +28,24 @@ from typing import Callable
 
 import numpy as np
 
-from .advisor_tables import (BONANZA_BOX, CHILDREN, COUNTS, FACE, FIRST_ROLL, FULL_MASK,
-                             IS_YACHT, JOKER_POINTS, MULTISETS, NUM_MULTISETS, NUM_ROLLS,
-                             PARENTS, POINTS, SIZE_START, no_bonus_floor, upper_reachable)
+from .advisor_tables import (
+    BONANZA_BOX,
+    CHILDREN,
+    COUNTS,
+    FACE,
+    FIRST_ROLL,
+    FULL_MASK,
+    IS_YACHT,
+    JOKER_POINTS,
+    MULTISETS,
+    NUM_MULTISETS,
+    NUM_ROLLS,
+    PARENTS,
+    POINTS,
+    SIZE_START,
+    no_bonus_floor,
+    upper_reachable,
+)
 from .rules import BONANZA_POINTS, MAX_ROLLS, NUM_BOXES, NUM_DICE, Ruleset
 
 CHUNK = 512  # states per chunk: a chunk's working arrays stay near the CPU caches
@@ -353,7 +368,7 @@ def build_values(ruleset: Ruleset, progress: Callable[[float], None] | None = No
     t = ruleset.upper_threshold
     V = np.zeros((FULL_MASK + 1, t + 1, 2), dtype=np.float64)
     layers = layer_states(ruleset)
-    total = sum(len(l) for l in layers[:NUM_BOXES])
+    total = sum(len(layer) for layer in layers[:NUM_BOXES])
     done = 0
     workers = workers or os.cpu_count() or 1
     solver = _Solver(ruleset, V, chunk)

@@ -11,7 +11,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from .rules import BOXES, LOWER_BOXES, NUM_DICE, condition_score, _joker_lower_score
+from .rules import BOXES, LOWER_BOXES, NUM_DICE, _joker_lower_score, condition_score
 
 NUM_MULTISETS = 462
 NUM_ROLLS = 252

@@ -17,8 +17,19 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .rules import (BONANZA_POINTS, BOX_INDEX, NUM_DICE, Ruleset, Sheet, allowed_boxes,
-                    check_dice, face_counts, get_ruleset, points, extra_bonus_for)
+from .rules import (
+    BONANZA_POINTS,
+    BOX_INDEX,
+    NUM_DICE,
+    Ruleset,
+    Sheet,
+    allowed_boxes,
+    check_dice,
+    extra_bonus_for,
+    face_counts,
+    get_ruleset,
+    points,
+)
 
 POLICIES = ("optimal", "casual")
 ROLL_ALL = ("hold", (False,) * NUM_DICE)

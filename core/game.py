@@ -24,8 +24,7 @@ from typing import Any, Iterable, Sequence
 import msgpack
 
 from . import dice as dice_mod
-from .rules import (BOXES, MAX_ROLLS, NUM_DICE, Ruleset, Sheet, allowed_boxes,
-                    get_ruleset, joker_refusal, write)
+from .rules import BOXES, MAX_ROLLS, NUM_DICE, Ruleset, Sheet, allowed_boxes, get_ruleset, joker_refusal, write
 
 SEAT_KINDS = ("human", "bot")
 GIVE_UP_REASONS = ("gave_up", "left", "away")

@@ -14,8 +14,19 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from . import dice as dice_mod
-from .game import (GameState, Refusal, Seat, Setup, apply_legal, check, check_give_up,
-                   check_hold, check_roll, check_write, new_game)
+from .game import (
+    GameState,
+    Refusal,
+    Seat,
+    Setup,
+    apply_legal,
+    check,
+    check_give_up,
+    check_hold,
+    check_roll,
+    check_write,
+    new_game,
+)
 from .log import GameLog, make_header
 from .rules import NUM_DICE
 from .settings import DAILY_RULESET

@@ -19,8 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from .advisor_build import _Solver, flag_matters
-from .advisor_tables import (BONANZA_BOX, COUNTS, FACE, IS_YACHT, JOKER_POINTS,
-                             MULTISET_INDEX, MULTISETS, POINTS, ROLLS)
+from .advisor_tables import BONANZA_BOX, COUNTS, FACE, IS_YACHT, JOKER_POINTS, MULTISET_INDEX, MULTISETS, POINTS, ROLLS
 
 _PLACE = 6 ** np.arange(5, dtype=np.int64)
 

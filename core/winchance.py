@@ -17,8 +17,8 @@ from typing import Sequence
 import numpy as np
 
 from .advisor_build import _Solver, flag_matters
-from .game import GameState
 from .analysis import share_of_first
+from .game import GameState
 from .optimal_sim import _roll_index, _write, best_keep, reroll
 from .rules import MAX_ROLLS, NUM_BOXES
 

@@ -9,8 +9,7 @@ import signal
 import sqlite3
 import sys
 
-from bonanza.core.settings import (DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError,
-                           discovery_target)
+from bonanza.core.settings import DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError, discovery_target
 
 from .connection import Limits
 from .keys import KeyFileError

@@ -12,9 +12,18 @@ from bonanza.core import dice as dice_mod
 from bonanza.core import signing
 from bonanza.core.game import MAX_SEATS, Refusal, Seat
 from bonanza.core.match import Match
-from bonanza.core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_RULESET,
-                           MAX_NAME, MIN_SEATS_TABLE, RULESETS, TURN_SECONDS, SettingError,
-                           clean_name)
+from bonanza.core.settings import (
+    BOT_POLICIES,
+    DAILY_RULESET,
+    DEFAULT_BOT_POLICY,
+    DEFAULT_RULESET,
+    MAX_NAME,
+    MIN_SEATS_TABLE,
+    RULESETS,
+    TURN_SECONDS,
+    SettingError,
+    clean_name,
+)
 
 from .connection import Conn, Refuse, error_msg
 from .framing import PROTOCOL_VERSION
@@ -524,7 +533,8 @@ def daily_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     today = relay.clock.today()
     daily = relay.daily
     reply = {"type": "daily_info", "date": today, "commitment": daily.commitment(today),
-             "leaderboard": daily.leaderboard(today), "closed": daily.closed_days(today, work_out_par=relay.auto.loaded)}
+             "leaderboard": daily.leaderboard(today),
+             "closed": daily.closed_days(today, work_out_par=relay.auto.loaded)}
     if isinstance(msg.get("name"), str):
         reply["played"] = daily.has_played(today, msg["name"])
     _reply(conn, reply, rid)

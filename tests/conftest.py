@@ -5,6 +5,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -22,8 +24,6 @@ def _free_udp_port() -> int:
 # anywhere else is replaced, so a stray shell setting cannot make a test send off-machine.
 if not os.environ.get("BONANZA_DISCOVERY", "").startswith("127.0.0.1:"):
     os.environ["BONANZA_DISCOVERY"] = f"127.0.0.1:{_free_udp_port()}"
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,6 +68,7 @@ def artifacts() -> Path:
 def app(data_dirs):
     """A game window on the dummy video driver: no advisor, no sound, no animation."""
     import pygame
+
     from bonanza.client import lang
     from bonanza.client.app import App
     a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)

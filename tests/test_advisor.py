@@ -10,13 +10,14 @@ from math import factorial, prod
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bonanza.core import advisor_cache
 from bonanza.core.advisor import Advisor, AdvisorLoader, get_advisor, turn_start_value
 from bonanza.core.advisor_build import build_values, layer_states
 from bonanza.core.advisor_tables import FULL_MASK, upper_sums
-from bonanza.core.rules import (BOX_INDEX, BOXES, RULESETS, Sheet, allowed_boxes, points)
+from bonanza.core.rules import BOX_INDEX, BOXES, RULESETS, Sheet, allowed_boxes, points
 
 YACHT_OPTIMUM = 245.8707745                 # published, no joker / no extra bonus
 PEER_FORCED_JOKER_100 = 254.58772873449593  # yatzy-solver "american+forced-joker"
@@ -332,10 +333,10 @@ def test_cli_json_lines(advisors, monkeypatch, capsys):
         "not json",
         {"ruleset": "bonanza"},
     ]
-    text = "\n".join(l if isinstance(l, str) else json.dumps(l) for l in lines) + "\n"
+    text = "\n".join(ln if isinstance(ln, str) else json.dumps(ln) for ln in lines) + "\n"
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     assert cmd_advise.main(["--json-lines"]) == 1
-    out = [json.loads(l) for l in capsys.readouterr().out.splitlines()]
+    out = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]
     assert len(out) == 4
     assert out[0]["boxes"][0]["box"] == "full_house" and out[0]["holds"] == []
     assert "error" in out[1] and "error" in out[2]

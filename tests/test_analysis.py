@@ -3,17 +3,17 @@ advisor, luck of every roll, the luck/skill identity, win chances."""
 from __future__ import annotations
 
 import json
-import math
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bonanza.core import analysis as A
 from bonanza.core.game import Seat, allowed, new_game, standings
 from bonanza.core.log import parse_log
 from bonanza.core.match import Match
-from bonanza.core.rules import BONANZA_POINTS, BOXES, NUM_DICE
+from bonanza.core.rules import BONANZA_POINTS, NUM_DICE
 from bonanza.core.simulate import play_bot_turn, simulate
 
 IDENTITY_TOL = 1e-6

@@ -5,14 +5,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from bonanza.client import lang, theme, widgets
+from bonanza.client.actions import Action
 from bonanza.core.bots import choose
 from bonanza.core.game import GameState, Seat, Setup, new_game
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES, Sheet
 from bonanza.core.verify import verify_bytes
-
-from bonanza.client import lang, theme, widgets
-from bonanza.client.actions import Action
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 

@@ -7,11 +7,10 @@ import numpy as np
 import pygame
 import pytest
 
+from bonanza.client import theme, widgets
 from bonanza.core.game import Seat
 from bonanza.core.match import Match
 from bonanza.core.simulate import play_bot_turn
-
-from bonanza.client import theme, widgets
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 

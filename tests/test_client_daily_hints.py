@@ -5,10 +5,9 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from bonanza.client import i18n, lang, theme, widgets
 from bonanza.core.game import GameState, Seat, Setup, new_game
 from bonanza.core.rules import BOXES, Sheet
-
-from bonanza.client import i18n, lang, theme, widgets
 
 
 def sheet(**filled) -> Sheet:

@@ -14,8 +14,8 @@ import time
 import pygame
 import pytest
 
-from bonanza.core.game import allowed
 from bonanza.client import lang
+from bonanza.core.game import allowed
 
 DAY1, DAY2, DAY3 = "2024-03-04", "2024-03-05", "2024-03-06"
 
@@ -119,7 +119,10 @@ def type_text(app, text):
 def step_until(app, cond, timeout=20.0, what="condition"):
     deadline = time.time() + timeout
     while not cond():
-        assert time.time() < deadline, f"timed out waiting for {what}: {app.toast.text!r} {getattr(app.scene, 'input', None) and vars(app.scene.input)} {getattr(app.scene, 'state', None)}"
+        scene = app.scene
+        assert time.time() < deadline, (f"timed out waiting for {what}: {app.toast.text!r} "
+                                        f"{getattr(scene, 'input', None) and vars(scene.input)} "
+                                        f"{getattr(scene, 'state', None)}")
         app.step(1 / 60)
         time.sleep(0.005)
 
@@ -245,7 +248,7 @@ def test_relay_daily_through_the_scene(relay, app, artifacts):
     assert len(hist) == 1 and hist[0].score == score and hist[0].date == DAY2
     assert hist[0].seed is not None                  # the relay's revealed seed
     assert app.profile.store.daily_status(DAY2) == "available"    # the offline attempt is untouched
-    from bonanza.client.scenes.daily_relay import pending_logs, last_relay
+    from bonanza.client.scenes.daily_relay import last_relay, pending_logs
     assert pending_logs(app) == []
     assert last_relay(app) == ("127.0.0.1", r.port)
     assert later.info["closed"][0]["date"] == DAY2

@@ -9,13 +9,11 @@ import types
 import pygame
 import pytest
 
+from bonanza.client import lang, theme, widgets
 from bonanza.core.game import GameState, Seat, Setup, new_game
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, Sheet
 from bonanza.core.settings import MAX_NAME
-
-from bonanza.client import lang, theme, widgets
-from bonanza.client.actions import Action
 
 
 def sheet(extra_bonus=0, **filled) -> Sheet:
@@ -379,8 +377,8 @@ def test_a_click_beside_a_pending_register_cancels_it(app):
 
 
 def test_text_fields_home_end_caret_and_the_name_limit(app):
-    from bonanza.client.scenes.settings import SettingsScene
     from bonanza.client.scenes.lobby import HostSetupScene
+    from bonanza.client.scenes.settings import SettingsScene
     sc = SettingsScene(app)
     app.push(sc)
     sc.focus_id = "name"
@@ -453,8 +451,8 @@ def test_game_key_hints_only_on_game_screens(app):
 
 
 def test_replay_opens_with_a_visible_focus_and_shows_held_dice(app):
-    from bonanza.core.verify import verify_bytes
     from bonanza.client.scenes.replay import ReplayScene
+    from bonanza.core.verify import verify_bytes
     m = finished_match(holds=[True, False, True, False, False])
     rp = ReplayScene(app, verify_bytes(m.log.to_bytes()))
     app.push(rp)

@@ -10,12 +10,11 @@ from collections import Counter
 import pygame
 import pytest
 
+from bonanza.client import lang
+from bonanza.client.actions import Action
 from bonanza.core.game import Seat, allowed
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, preview
-
-from bonanza.client import lang
-from bonanza.client.actions import Action
 
 
 def keep_most_common(dice):

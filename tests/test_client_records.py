@@ -11,6 +11,7 @@ import pytest
 
 from bonanza.client import i18n, lang
 from bonanza.client.actions import Action
+from bonanza.client.store import records as store_records
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 NOTICE_CODES = ("store.corrupt_moved", "store.unwritable", "store.newer_version", "store.migrated")
@@ -110,8 +111,8 @@ def test_a_damaged_file_shows_a_translated_toast_at_start(data_dirs, monkeypatch
 def test_daily_screen_shows_todays_score_not_the_best_ever(app):
     from bonanza.client import widgets
     from bonanza.client.daily import start_offline_daily, today_utc
-    from bonanza.client.store.records import finish_and_record
     from bonanza.client.scenes.daily import DailyScene
+    from bonanza.client.store.records import finish_and_record
     store = app.profile.store
     today = today_utc()
     good = start_offline_daily(store, "Player", "2001-01-01")
@@ -131,8 +132,8 @@ def test_daily_screen_shows_todays_score_not_the_best_ever(app):
 # ------------------------------------------------------------------ 1c: the end of a game
 
 def test_solo_game_end_records_the_run_time_in_the_log(app):
-    from bonanza.core.verify import verify_bytes
     from bonanza.client.scenes.game import SoloGameScene
+    from bonanza.core.verify import verify_bytes
     g = SoloGameScene(app, seed_text="run-time")
     results = drive_solo_scene(app, g)
     assert type(results).__name__ == "ResultsScene"
@@ -149,10 +150,10 @@ def test_solo_game_end_records_the_run_time_in_the_log(app):
 
 
 def test_daily_already_recorded_shows_a_toast_in_the_players_language(app):
-    from bonanza.core.match import Match
     from bonanza.client.daily import start_offline_daily
-    from bonanza.client.store.records import finish_and_record
     from bonanza.client.scenes.game import SoloGameScene
+    from bonanza.client.store.records import finish_and_record
+    from bonanza.core.match import Match
     store = app.profile.store
     date = "2002-02-02"
     first = start_offline_daily(store, "Player", date)
@@ -307,7 +308,7 @@ def test_records_by_mouse(app):
     assert sc.sel == 3 and app.scene is sc
     click(app, sc.widget("export").rect)
     assert os.path.isfile(os.path.join(store.directory, "exports",
-                                       __import__("bonanza.client.store.records", fromlist=["x"]).default_filename(sc.selected())))
+                                       store_records.default_filename(sc.selected())))
     click(app, row)                                  # a second click replays it
     assert type(app.scene).__name__ == "ReplayScene"
     assert app.scene.verdict.log.to_bytes() == store.game_log(sc.entries[3].id)
@@ -331,8 +332,8 @@ def test_records_with_no_games(app):
 # ------------------------------------------------------------------ 5: the solo results screen
 
 def test_solo_results_show_new_best_score_time_and_personal_best(app, artifacts):
-    from bonanza.client.store.records import format_duration
     from bonanza.client.scenes.game import SoloGameScene
+    from bonanza.client.store.records import format_duration
     first = drive_solo_scene(app, SoloGameScene(app, seed_text="results-1"), "first")
     low = first.state.sheets[0].total(first.state.ruleset)
     app.to_title()
@@ -371,8 +372,8 @@ def test_the_default_name_is_player_in_the_players_language(app):
 def test_a_given_up_game_is_shown_as_such_and_never_a_best(app, artifacts):
     """9 games, 2 finished (the issue's case): the board and the average hold the two."""
     from bonanza.client.scenes.records import RecordsScene
-    from bonanza.core.game import allowed
     from bonanza.client.store.records import finish_and_record, new_solo_match
+    from bonanza.core.game import allowed
     store = app.profile.store
     finished = []
     for i in range(9):

@@ -61,8 +61,8 @@ def populate_records(app):
 
 def build_scenes(app):
     """(name, factory) of every scene, each factory leaving it on top of the stack."""
-    from tests.doubles import DemoConnection
     from bonanza.client.scenes import daily, game, lobby, replay, rules, settings, solo_setup, table, title, verify
+    from tests.doubles import DemoConnection
 
     def push(scene):
         app.to_title()
@@ -209,8 +209,8 @@ def _drawn_rects(monkeypatch, module):
 @pytest.mark.parametrize("size", [(1280, 720), theme.MIN_WINDOW])
 def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
     """The dice, Roll and "n rolls left" stay inside the wooden table's felt inlay."""
-    from tests.doubles import DemoConnection
     from bonanza.client.scenes import game, table
+    from tests.doubles import DemoConnection
     app.apply_window(size)
     sc = table.TableScene(app, DemoConnection(seats=2))
     app.push(sc)
@@ -229,8 +229,8 @@ def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
 
 
 def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
-    from tests.doubles import DemoConnection
     from bonanza.client.scenes import game, table
+    from tests.doubles import DemoConnection
     sc = table.TableScene(app, DemoConnection(seats=4))
     app.push(sc)
     app.step()

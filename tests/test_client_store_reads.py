@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 
-
 def _count_queries(store, monkeypatch) -> list:
     calls = []
     real = store._query
@@ -38,8 +37,7 @@ def test_frames_do_not_query_the_store(app, monkeypatch, which):
     store = app.profile.store
     _finished_daily(store, today_utc())
     if which == "results":
-        from bonanza.client.store.records import new_solo_match
-        from bonanza.client.store.records import finish_and_record
+        from bonanza.client.store.records import finish_and_record, new_solo_match
         m = new_solo_match("Player", seed_text="01" * 32)
         while not m.state.over:
             m.roll([False] * 5)

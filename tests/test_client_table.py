@@ -7,7 +7,6 @@ import time
 import pygame
 
 
-
 def test_two_clients_play_a_table(data_dirs, artifacts):
     from bonanza.client.actions import Action
     from bonanza.client.app import App

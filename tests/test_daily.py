@@ -4,12 +4,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-
 from test_store_helpers import play_first_box
 
 from bonanza.client import daily
-from bonanza.client.store.records import finish_and_record
 from bonanza.client.store import DailyAlreadyPlayed, open_store
+from bonanza.client.store.records import finish_and_record
 from bonanza.core.match import Match
 
 

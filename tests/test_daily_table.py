@@ -94,9 +94,9 @@ def test_a_closed_days_par_is_the_optimal_bots_score_on_the_days_dice():
             await play_to_end([a])
             clock.date = "2024-06-02"
             day = (await a.daily_info())["closed"][0]
-            from bonanza.core.simulate import simulate
-            from bonanza.core.match import Match
             from bonanza.core.game import Seat
+            from bonanza.core.match import Match
+            from bonanza.core.simulate import simulate
             solo = simulate("yacht", ["optimal"], day["seed"])
             # the same dice as a daily attempt of that day: the par is played on them
             m = Match.create_day("2024-06-01", [Seat("x")], day["seed"])

@@ -3,7 +3,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bonanza.core import dice
 

@@ -3,11 +3,25 @@ import hashlib
 
 import msgpack
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bonanza.core import dice
-from bonanza.core.game import (GameState, Seat, Setup, allowed, apply, check, give_up_move, new_game,
-                       play, replay, roll_move, standings, write_move)
+from bonanza.core.game import (
+    GameState,
+    Seat,
+    Setup,
+    allowed,
+    apply,
+    check,
+    give_up_move,
+    new_game,
+    play,
+    replay,
+    roll_move,
+    standings,
+    write_move,
+)
 from bonanza.core.rules import BOXES
 
 KEY = dice.game_key(b"test-game", [])
@@ -163,6 +177,7 @@ def test_refusals_during_a_turn():
 
 def test_joker_refusal_names_the_forced_box():
     from dataclasses import replace
+
     from bonanza.core.rules import Sheet
     state = table(1)
     sheet = Sheet(tuple(50 if b == "bonanza" else None for b in BOXES))

@@ -4,11 +4,12 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bonanza.client.commands import main as cli
 from bonanza.core.game import Seat, allowed
-from bonanza.core.log import GameLog, MAGIC, chain_next, chain_start, pack, parse_log
+from bonanza.core.log import MAGIC, GameLog, chain_next, chain_start, pack, parse_log
 from bonanza.core.match import Match
 from bonanza.core.verify import verify_bytes
 
@@ -257,7 +258,8 @@ def test_random_field_changes_never_raise(good, data):
     """Any value in any field: a verdict, never an exception."""
     values = st.one_of(st.none(), st.booleans(), st.integers(-2**40, 2**40), st.floats(),
                        st.text(max_size=80), st.binary(max_size=80),
-                       st.lists(st.integers(0, 7), max_size=6), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
+                       st.lists(st.integers(0, 7), max_size=6),
+                       st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
 
     def edit(h, r, e):
         target = data.draw(st.sampled_from(["header", "move", "record", "end"]))

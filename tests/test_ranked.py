@@ -6,14 +6,12 @@ from __future__ import annotations
 import asyncio
 import secrets
 
-import pytest
-
 from bonanza.core import signing
-from bonanza.core.log import MAGIC, chain_next, chain_start, pack, parse_log
-from bonanza.core.match import Match
 from bonanza.core.game import Seat
+from bonanza.core.log import MAGIC, chain_next, pack, parse_log
+from bonanza.core.match import Match
 from bonanza.core.verify import verify_bytes
-from bonanza.relay.testing import ManualClock, connect, play_to_end, play_turn_step, running_relay
+from bonanza.relay.testing import ManualClock, connect, play_turn_step, running_relay
 
 
 def run(coro):

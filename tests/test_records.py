@@ -6,14 +6,12 @@ import subprocess
 import sys
 
 import pytest
-
 from test_store_helpers import ROOT, play_first_box, solo_log
 
 from bonanza.client import commands as cli
-from bonanza.core.settings import SettingError
-from bonanza.client.store.records import (RecordError, export_record, finish_and_record, import_record,
-                            new_solo_match)
 from bonanza.client.store import open_store
+from bonanza.client.store.records import RecordError, export_record, finish_and_record, import_record, new_solo_match
+from bonanza.core.settings import SettingError
 
 
 @pytest.fixture

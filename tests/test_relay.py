@@ -15,8 +15,7 @@ import pytest
 from bonanza.core import dice as dice_mod
 from bonanza.core.verify import verify_bytes
 from bonanza.relay.client import RelayClient, RelayConnection, RelayError
-from bonanza.relay.testing import (ManualClock, choose_box, connect, play_to_end, play_turn_step,
-                           running_relay, settle)
+from bonanza.relay.testing import ManualClock, choose_box, connect, play_to_end, play_turn_step, running_relay, settle
 
 ROOT = Path(__file__).resolve().parents[1]
 

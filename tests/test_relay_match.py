@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bonanza.core import signing
 from bonanza.core.game import Seat

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import struct
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from bonanza.relay.client import RelayError

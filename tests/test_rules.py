@@ -1,9 +1,21 @@
 """Scoring for every box in both rulesets, every joker branch, and properties."""
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bonanza.core.rules import (BOXES, LOWER_BOXES, RULESETS, UPPER_BOXES, Sheet, allowed_boxes,
-                        condition_score, extra_bonus_for, points, preview, write)
+from bonanza.core.rules import (
+    BOXES,
+    LOWER_BOXES,
+    RULESETS,
+    UPPER_BOXES,
+    Sheet,
+    allowed_boxes,
+    condition_score,
+    extra_bonus_for,
+    points,
+    preview,
+    write,
+)
 
 BON, YACHT = RULESETS["bonanza"], RULESETS["yacht"]
 dice_st = st.lists(st.integers(1, 6), min_size=5, max_size=5).map(tuple)

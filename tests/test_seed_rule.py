@@ -5,10 +5,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from bonanza.core.log import parse_log
-from bonanza.core.settings import SettingError, seed_from_text
 from bonanza.client.commands import main as cli
 from bonanza.client.store.records import new_solo_match
+from bonanza.core.log import parse_log
+from bonanza.core.settings import SettingError, seed_from_text
 
 SEED = "Speedrun Ünïcode 7"
 

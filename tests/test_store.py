@@ -5,9 +5,7 @@ import os
 import sqlite3
 
 import pytest
-
-from test_store_helpers import (count_five_equal, daily_log, final_state, play_greedy_upper,
-                                solo_log)
+from test_store_helpers import count_five_equal, daily_log, final_state, play_greedy_upper, solo_log
 
 from bonanza.client.store import GameRecord, Notice, Store, open_store
 

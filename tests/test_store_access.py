@@ -8,7 +8,6 @@ import os
 import tempfile
 
 import pytest
-
 from test_store_helpers import solo_log
 
 import bonanza.client.store.check  # noqa: F401  (loaded before a child drops its privileges)

@@ -9,8 +9,7 @@ import sqlite3
 import stat
 
 import pytest
-
-from test_store_helpers import daily_log, final_state, play_first_box, play_greedy_upper, seed_of, solo_log
+from test_store_helpers import daily_log, play_greedy_upper, seed_of, solo_log
 
 from bonanza.client import commands as cli
 from bonanza.client.store import open_store, schema

@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import sqlite3
 
-
 from test_store_helpers import solo_log
 
 from bonanza.client.store import PAGE_SIZE, open_store

@@ -13,11 +13,9 @@ import sys
 import time
 
 import pytest
-
 from test_store_helpers import ROOT, solo_log
 
 from bonanza.client.store import PAGE_SIZE, open_store
-from bonanza.core.verify import verify_bytes
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 

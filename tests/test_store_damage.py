@@ -8,7 +8,6 @@ import shutil
 import sqlite3
 
 import pytest
-
 from test_store_helpers import solo_log
 
 from bonanza.client.store import open_store

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from test_store_helpers import ROOT, solo_log
 
 from bonanza.client.store import open_store

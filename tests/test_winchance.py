@@ -9,7 +9,6 @@ import pytest
 
 from bonanza.core.advisor import get_advisor
 from bonanza.core.game import Seat, Setup, new_game
-from bonanza.core.log import setup_from_header
 from bonanza.core.match import Replay
 from bonanza.core.rules import Sheet
 from bonanza.core.simulate import simulate

@@ -18,8 +18,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..store.records import (RecordError, cli_store, export_record, format_duration,
-                                 missing_data_dir)
+    from ..store.records import RecordError, cli_store, export_record, format_duration, missing_data_dir
 
     problem = missing_data_dir(args.data)
     if problem:

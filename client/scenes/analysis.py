@@ -18,6 +18,7 @@ import threading
 import pygame
 
 from bonanza.core.analysis import INACCURACY
+
 from .. import actions as A
 from .. import lang, theme
 from ..actions import Action

@@ -1,9 +1,8 @@
 """The scene base class: widgets, keyboard focus, click targets, enabling."""
 from __future__ import annotations
 
-
 from .. import actions as A
-from .. import lang, theme, sprites
+from .. import lang, sprites, theme
 from ..actions import Action
 from ..widgets import Button, TextField, draw_text
 

@@ -19,6 +19,7 @@ import pygame
 
 from bonanza.core import dice as dice_mod
 from bonanza.core.settings import DEFAULT_PORT, MAX_NAME
+
 from .. import theme
 from ..i18n import format_date
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
@@ -166,6 +167,7 @@ class DailyRelayScene(Scene):
         from bonanza.core.game import MAX_SEATS
         from bonanza.core.settings import DAILY_RULESET, DEFAULT_TURN_SECONDS
         from bonanza.relay.client import RelayConnection
+
         from .lobby import LobbyScene
         conn = RelayConnection(self.host, self.port, signer=self.app.profile.seat_signer())
         self.app.push(LobbyScene(self.app, conn, self.host, self.port, request={

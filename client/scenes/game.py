@@ -7,12 +7,21 @@ through the relay).
 """
 from __future__ import annotations
 
-
 import pygame
 
 from bonanza.core.game import check_give_up, check_hold, check_roll, check_write
 from bonanza.core.match import Match
-from bonanza.core.rules import BONANZA_POINTS, BOXES, LOWER_BOXES, MAX_ROLLS, UPPER_BOXES, allowed_boxes, extra_bonus_for, is_joker
+from bonanza.core.rules import (
+    BONANZA_POINTS,
+    BOXES,
+    LOWER_BOXES,
+    MAX_ROLLS,
+    UPPER_BOXES,
+    allowed_boxes,
+    extra_bonus_for,
+    is_joker,
+)
+
 from .. import actions as A
 from .. import fonts, lang, sprites, theme
 from ..actions import Action
@@ -23,7 +32,6 @@ from ..store.records import new_solo_match
 from ..turn_input import TurnInput
 from ..widgets import Celebration, ProgressBar, draw_text, shadowed_panel
 from .base import Scene
-
 
 EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
 

@@ -9,10 +9,18 @@ from __future__ import annotations
 import pygame
 
 from bonanza.core.game import MAX_SEATS
-from bonanza.core.settings import (BOT_POLICIES, DAILY_RULESET, DEFAULT_BOT_POLICY, DEFAULT_PORT,
-                           DEFAULT_RULESET,
-                           DEFAULT_TURN_SECONDS, MAX_NAME, MIN_SEATS_TABLE, RULESETS,
-                           TURN_SECONDS)
+from bonanza.core.settings import (
+    BOT_POLICIES,
+    DAILY_RULESET,
+    DEFAULT_BOT_POLICY,
+    DEFAULT_PORT,
+    DEFAULT_RULESET,
+    DEFAULT_TURN_SECONDS,
+    MAX_NAME,
+    MIN_SEATS_TABLE,
+    RULESETS,
+    TURN_SECONDS,
+)
 
 from .. import actions as A
 from .. import sprites, theme

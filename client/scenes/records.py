@@ -280,6 +280,7 @@ class RecordsScene(Scene):
         if rec is None or self.store is None:
             return
         from bonanza.core.verify import verify_bytes
+
         from .replay import ReplayScene
         from .results import verdict_text
         try:

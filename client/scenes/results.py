@@ -9,6 +9,7 @@ import pygame
 from bonanza.core.game import standings
 from bonanza.core.rules import LOWER_BOXES, UPPER_BOXES
 from bonanza.core.verify import verify_bytes
+
 from .. import fonts, theme
 from ..sheet_view import draw_scratch, ease_out
 from ..widgets import Celebration, draw_text, shadowed_panel
@@ -136,8 +137,8 @@ class ResultsScene(Scene):
         """The run time as stored in the log (``m:ss.mmm``), else the scene's timer."""
         ms = getattr(self.record, "duration_ms", None)
         if ms is not None:
-            from ..i18n import format_duration
             from .. import lang
+            from ..i18n import format_duration
             return format_duration(ms, lang.current())
         return format_time(self.elapsed or 0.0)
 

@@ -75,7 +75,8 @@ class RulesScene(Scene):
         surface.set_clip(inner)
         for kind, ln in lines[start:start + visible]:
             if kind == "head":
-                draw_text(surface, ln, pygame.Rect(inner.x, y, inner.w, step), int(px * 1.15), theme.WOOD_DARK, bold=True)
+                draw_text(surface, ln, pygame.Rect(inner.x, y, inner.w, step), int(px * 1.15), theme.WOOD_DARK,
+                          bold=True)
             elif kind == "bullet":
                 pygame.draw.circle(surface, theme.GOLD, (inner.x + px // 2, y + step // 2), max(2, px // 5))
                 draw_text(surface, ln, pygame.Rect(inner.x + px * 2, y, inner.w - px * 2, step), px, theme.INK)

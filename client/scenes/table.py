@@ -304,7 +304,8 @@ class TableScene(GameScene):
         left = cx - self.half
         clock_x = cx + self.half - 190
         bar = self.shows_win_bar() and self.win_chances() is not None
-        draw_text(surface, text, L.rect((left, 14, clock_x - left - 12, 42) if bar else (left, 22, clock_x - left - 12, 44)),
+        title_box = (left, 14, clock_x - left - 12, 42) if bar else (left, 22, clock_x - left - 12, 44)
+        draw_text(surface, text, L.rect(title_box),
                   L.font_px(24), theme.GOLD if self.my_turn() else theme.TEXT_ON_FELT, bold=True)
         if bar:
             self.draw_win_bar(surface, L.rect((left, 58, clock_x - left - 12, 18)))
@@ -333,7 +334,8 @@ class TableScene(GameScene):
         L = self.layout
         if not self.my_turn() and not self.state.over:
             name = self.state.setup.seats[self.state.active].name
-            draw_text(surface, self.t("table.waiting_for", name=name), L.rect((self.cx - self.half, 440, 2 * self.half, 40)),
+            draw_text(surface, self.t("table.waiting_for", name=name),
+                      L.rect((self.cx - self.half, 440, 2 * self.half, 40)),
                       L.font_px(22), theme.TEXT_ON_FELT_SOFT, align="center")
         super().draw_footer(surface)
 
@@ -373,6 +375,7 @@ class TableScene(GameScene):
 
         def work():
             import numpy as np
+
             from bonanza.core.winchance import win_chances_mc
             try:
                 chances = win_chances_mc(advisor, st, np.random.default_rng(st.seq), cache=cache)

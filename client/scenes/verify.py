@@ -12,6 +12,7 @@ import os
 import pygame
 
 from bonanza.core.verify import verify_bytes, verify_file
+
 from .. import actions as A
 from .. import theme
 from ..actions import Action
@@ -162,7 +163,8 @@ class VerifyScene(Scene):
         step = L.px(18)
         for x in range(zone.x + step, zone.right - step, step * 2):
             pygame.draw.line(surface, theme.TEXT_ON_FELT_SOFT, (x, zone.y), (x + step, zone.y), max(2, L.px(2)))
-            pygame.draw.line(surface, theme.TEXT_ON_FELT_SOFT, (x, zone.bottom - 1), (x + step, zone.bottom - 1), max(2, L.px(2)))
+            pygame.draw.line(surface, theme.TEXT_ON_FELT_SOFT, (x, zone.bottom - 1), (x + step, zone.bottom - 1),
+                             max(2, L.px(2)))
         if self.verdict is not None and not self.verdict.ok:
             draw_text(surface, "✖ " + verdict_text(self.t, self.verdict), zone.inflate(-L.px(30), -L.px(20)),
                       L.font_px(20), theme.BAD, bold=True, align="center")
@@ -175,7 +177,8 @@ class VerifyScene(Scene):
 
     def draw_games(self, surface) -> None:
         from .. import lang
-        from ..i18n import format_datetime, format_duration as _duration
+        from ..i18n import format_datetime
+        from ..i18n import format_duration as _duration
 
         def format_duration(ms):
             return _duration(ms, lang.current())

@@ -355,6 +355,7 @@ class Store:
         cannot be written costs only the file, and the player is told once a session
         (``take_file_notice``)."""
         from dataclasses import replace
+
         from .records import game_file_name, write_atomic
         folder = os.path.join(self.directory, self.GAMES_DIR) if self.directory else None
         try:

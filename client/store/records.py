@@ -15,8 +15,8 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from bonanza.core.game import Seat
 from bonanza.core.dice import SEED_BYTES
+from bonanza.core.game import Seat
 from bonanza.core.match import Match
 from bonanza.core.settings import DEFAULT_RULESET, seed_from_text
 from bonanza.core.verify import verify_bytes, verify_file

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-
 from datetime import datetime
 
 import msgpack

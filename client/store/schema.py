@@ -196,6 +196,7 @@ def _add_v4(conn: sqlite3.Connection) -> None:
 
 def _migrate_3_to_4(conn: sqlite3.Connection, now: str) -> None:
     from bonanza.core.log import parse_log
+
     from .summary import classify, pick_seat
 
     _add_v4(conn)
