@@ -2,7 +2,7 @@
 
 Used by the scene tests and ``bench/client_frame.py`` to draw the table scene
 without a network; it has the attributes ``TableScene`` reads from a
-``relay.client.RelayConnection``.
+``client.relay_client.RelayConnection``.
 """
 from __future__ import annotations
 

@@ -65,7 +65,7 @@ def app(data_dirs):
 
 def play_as(port: int, name: str) -> int:
     """Another player's whole daily through RelayConnection: roll once, write the first allowed box."""
-    from bonanza.relay.client import RelayConnection
+    from bonanza.client.relay_client import RelayConnection
     conn = RelayConnection("127.0.0.1", port)
     try:
         deadline = time.time() + 30

@@ -69,9 +69,9 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
             pass
 
     import bonanza.client.hosting
-    import bonanza.relay.client
+    import bonanza.client.relay_client
     monkeypatch.setattr(bonanza.client.hosting, "HostedRelay", FakeRelay)
-    monkeypatch.setattr(bonanza.relay.client, "RelayConnection", FakeConn)
+    monkeypatch.setattr(bonanza.client.relay_client, "RelayConnection", FakeConn)
     scene.go()
     assert type(app.scene).__name__ == "LobbyScene"
     assert app.scene.request["type"] == "create_table" and app.scene.request["bots"] == "optimal"
@@ -108,12 +108,12 @@ def test_lobby_tags_bots_with_their_policy(app):
 def test_a_port_that_is_not_a_port_never_connects_nor_crashes(app, monkeypatch, port):
     """Join and the daily's relay card keep their button disabled for anything but
     1-65535 in ASCII digits; Enter on the field does nothing."""
-    import bonanza.relay.client
+    import bonanza.client.relay_client
     from bonanza.client.actions import Action
     from bonanza.client.scenes.daily import DailyScene
     from bonanza.client.scenes.lobby import JoinScene
     opened = []
-    monkeypatch.setattr(bonanza.relay.client, "RelayConnection", lambda *a, **k: opened.append(a))
+    monkeypatch.setattr(bonanza.client.relay_client, "RelayConnection", lambda *a, **k: opened.append(a))
     join = JoinScene(app)
     app.push(join)
     join.code.value = "ABCDE"
@@ -133,7 +133,7 @@ def test_a_port_that_is_not_a_port_never_connects_nor_crashes(app, monkeypatch, 
 
 
 def test_a_valid_port_joins(app, monkeypatch):
-    import bonanza.relay.client
+    import bonanza.client.relay_client
     from bonanza.client.actions import Action
     from bonanza.client.scenes.lobby import JoinScene, port_number
     assert port_number(" 7468 ") == 7468 and port_number("65535") == 65535
@@ -143,7 +143,7 @@ def test_a_valid_port_joins(app, monkeypatch):
         status, table, seat = "connecting", None, None
         def __init__(self, *a, **k): opened.append(a)
         def poll(self): return []
-    monkeypatch.setattr(bonanza.relay.client, "RelayConnection", Conn)
+    monkeypatch.setattr(bonanza.client.relay_client, "RelayConnection", Conn)
     app.profile.name = "Ana"
     join = JoinScene(app)
     app.push(join)

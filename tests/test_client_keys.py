@@ -40,9 +40,9 @@ def test_the_joiners_records_hold_her_own_score(tmp_path):
     her seat key, whatever name her profile has."""
     import asyncio
 
+    from bonanza.client.relay_client import RelayClient
     from bonanza.client.store import open_store
-    from bonanza.relay.client import RelayClient
-    from bonanza.relay.testing import connect, play_to_end, running_relay
+    from tests.relay_harness import connect, play_to_end, running_relay
 
     bea_dir = tmp_path / "bea"
     bea_key = load_or_create(bea_dir / "seat.key")

@@ -139,7 +139,7 @@ def test_a_killed_windows_relay_exits_when_idle(data_dirs):
     """The window is gone without a word (kill -9): its connection drops, and the relay,
     with nobody connected and no game running, exits after its idle time."""
     from bonanza.client.hosting import HostedRelay
-    from bonanza.relay.client import RelayConnection
+    from bonanza.client.relay_client import RelayConnection
     relay = HostedRelay(host="127.0.0.1", idle_exit=1)
     try:
         assert relay.ready.wait(15) and relay.port

@@ -21,8 +21,8 @@ def app(data_dirs):
 def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_closes(app, artifacts):
     from bonanza.client.actions import Action
     from bonanza.client.hosting import HostedRelay
+    from bonanza.client.relay_client import RelayConnection
     from bonanza.client.scenes.lobby import JoinScene
-    from bonanza.relay.client import RelayConnection
     relay = HostedRelay(host="127.0.0.1")
     host = None
     try:
@@ -64,8 +64,8 @@ def test_the_join_screen_finds_a_table_on_this_network_and_joins_by_enter(app, a
 
     from bonanza.client.actions import Action
     from bonanza.client.hosting import HostedRelay
+    from bonanza.client.relay_client import RelayConnection
     from bonanza.client.scenes.lobby import JoinScene
-    from bonanza.relay.client import RelayConnection
     assert os.environ["BONANZA_DISCOVERY"].startswith("127.0.0.1:")   # never off the machine
     relay = HostedRelay(host="127.0.0.1")
     host = None

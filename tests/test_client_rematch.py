@@ -43,7 +43,7 @@ def _play_out(app, table, others, seconds=90):
 def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):
     from bonanza.client.actions import Action
     from bonanza.client.app import App
-    from bonanza.relay.client import RelayConnection
+    from bonanza.client.relay_client import RelayConnection
     app = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
     app.profile.settings["animation"] = "off"
     app.profile.name = "Host"

@@ -10,7 +10,7 @@ import pygame
 def test_two_clients_play_a_table(data_dirs, artifacts):
     from bonanza.client.actions import Action
     from bonanza.client.app import App
-    from bonanza.relay.client import RelayConnection
+    from bonanza.client.relay_client import RelayConnection
     app = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
     app.profile.settings["animation"] = "off"
     app.profile.name = "Host"

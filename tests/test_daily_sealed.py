@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from bonanza.relay.client import RelayError
+from bonanza.client.relay_client import RelayError
 from bonanza.relay.daily import DailyStore, name_key
 from bonanza.relay.server import DAILY_LIMIT
-from bonanza.relay.testing import ManualClock, connect, running_relay, settle
+from tests.relay_harness import ManualClock, connect, running_relay, settle
 
 
 def run(coro):

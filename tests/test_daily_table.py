@@ -9,11 +9,11 @@ import asyncio
 
 import pytest
 
+from bonanza.client.relay_client import RelayError
 from bonanza.core import dice as dice_mod
 from bonanza.core.log import parse_log
 from bonanza.core.verify import verify_bytes
-from bonanza.relay.client import RelayError
-from bonanza.relay.testing import ManualClock, connect, play_to_end, running_relay
+from tests.relay_harness import ManualClock, connect, play_to_end, running_relay
 
 
 def run(coro):

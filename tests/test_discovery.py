@@ -9,7 +9,7 @@ import msgpack
 
 from bonanza.client.discovery import QUERY, Search
 from bonanza.relay import discovery
-from bonanza.relay.testing import connect, running_relay, settle
+from tests.relay_harness import connect, running_relay, settle
 
 
 def test_a_relay_with_two_tables_answers_with_both(monkeypatch):

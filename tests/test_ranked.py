@@ -11,7 +11,7 @@ from bonanza.core.game import Seat
 from bonanza.core.log import MAGIC, chain_next, pack, parse_log
 from bonanza.core.match import Match
 from bonanza.core.verify import verify_bytes
-from bonanza.relay.testing import ManualClock, connect, play_turn_step, running_relay
+from tests.relay_harness import ManualClock, connect, play_turn_step, running_relay
 
 
 def run(coro):

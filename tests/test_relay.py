@@ -12,10 +12,10 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from bonanza.client.relay_client import RelayClient, RelayConnection, RelayError
 from bonanza.core import dice as dice_mod
 from bonanza.core.verify import verify_bytes
-from bonanza.relay.client import RelayClient, RelayConnection, RelayError
-from bonanza.relay.testing import ManualClock, choose_box, connect, play_to_end, play_turn_step, running_relay, settle
+from tests.relay_harness import ManualClock, choose_box, connect, play_to_end, play_turn_step, running_relay, settle
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,9 +5,9 @@ import asyncio
 
 import pytest
 
+from bonanza.client.relay_client import RelayError
 from bonanza.core.verify import verify_bytes
-from bonanza.relay.client import RelayError
-from bonanza.relay.testing import connect, play_to_end, running_relay
+from tests.relay_harness import connect, play_to_end, running_relay
 
 
 def run(coro):

@@ -6,7 +6,7 @@ import asyncio
 
 from bonanza.relay.server import DAILY_ABANDON
 from bonanza.relay.tables import FINISHED_KEEP
-from bonanza.relay.testing import ManualClock, connect, running_relay, settle
+from tests.relay_harness import ManualClock, connect, running_relay, settle
 
 HOUSEKEEPING = 1    # the relay's own housekeeping timer is always pending on its clock
 

@@ -8,12 +8,12 @@ import asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bonanza.client.relay_client import RelayError
 from bonanza.core import signing
 from bonanza.core.game import Seat
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES
-from bonanza.relay.client import RelayError
-from bonanza.relay.testing import ManualClock, connect, running_relay
+from tests.relay_harness import ManualClock, connect, running_relay
 
 MASKS = st.one_of(st.lists(st.booleans(), min_size=5, max_size=5),
                   st.sampled_from([[1, 0, 0, 0, 0], [True] * 4, "all", None]))

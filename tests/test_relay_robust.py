@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bonanza.relay.client import RelayError
+from bonanza.client.relay_client import RelayError
 from bonanza.relay.framing import pack_frame
 from bonanza.relay.server import Limits
-from bonanza.relay.testing import ManualClock, connect, play_turn_step, running_relay, settle, two_at_a_table
+from tests.relay_harness import ManualClock, connect, play_turn_step, running_relay, settle, two_at_a_table
 
 
 class ErrorLog(logging.Handler):

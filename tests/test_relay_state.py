@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from bonanza.relay.client import RelayError
+from bonanza.client.relay_client import RelayError
 from bonanza.relay.server import Limits
-from bonanza.relay.testing import ManualClock, choose_box, connect, running_relay, settle
+from tests.relay_harness import ManualClock, choose_box, connect, running_relay, settle
 
 NAMES = ["Ana", "Ben", "Cy"]
 

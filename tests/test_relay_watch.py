@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bonanza.relay.client import RelayError
-from bonanza.relay.testing import connect, play_to_end, play_turn_step, running_relay, two_at_a_table
+from bonanza.client.relay_client import RelayError
+from tests.relay_harness import connect, play_to_end, play_turn_step, running_relay, two_at_a_table
 
 
 def test_a_watcher_joins_mid_game_gets_everything_and_can_do_nothing():

@@ -13,7 +13,7 @@ from bonanza.core.log import GameLog, move_record, parse_log
 from bonanza.core.match import Match
 from bonanza.relay.framing import pack_frame
 from bonanza.relay.tables import move_frame
-from bonanza.relay.testing import connect, running_relay
+from tests.relay_harness import connect, running_relay
 
 
 def _frames(data: bytes) -> list[dict]:
@@ -118,7 +118,7 @@ def test_frames_split_anywhere_and_pipelined():
 
 
 def test_client_turns_a_malformed_relay_message_into_a_desync():
-    from bonanza.relay.client import RelayClient
+    from bonanza.client.relay_client import RelayClient
 
     c = RelayClient()
     for msg in ({"type": "move"}, {"type": "started", "table": {}, "header": 7},

@@ -20,7 +20,7 @@ from bonanza.core.game import allowed, apply, new_game, standings
 from bonanza.core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
 from bonanza.core.verify import verify_bytes
 from bonanza.relay.framing import pack_frame
-from bonanza.relay.testing import connect, play_to_end, running_relay, two_at_a_table
+from tests.relay_harness import connect, play_to_end, running_relay, two_at_a_table
 
 
 def run(coro):
@@ -208,7 +208,7 @@ def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():
                 return msg
             proxy = await _proxy(relay.port, steer)
             port = proxy.sockets[0].getsockname()[1]
-            from bonanza.relay.client import RelayClient
+            from bonanza.client.relay_client import RelayClient
             a = await connect(relay)
             b = await RelayClient.open("127.0.0.1", port)
             j = await a.create_table("Ana", 2, 90)
@@ -225,7 +225,7 @@ def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():
 def test_a_request_signed_by_another_key_is_refused():
     async def main():
         async with running_relay() as relay:
-            from bonanza.relay.client import RelayError
+            from bonanza.client.relay_client import RelayError
             a, b = await two_at_a_table(relay)
             mover = a if a.my_turn else b
             await mover.wait_until(lambda: mover.state is not None)
@@ -252,7 +252,7 @@ def test_contributions_are_committed_before_any_is_revealed():
                 return msg
             proxy = await _proxy(relay.port, spy)
             port = proxy.sockets[0].getsockname()[1]
-            from bonanza.relay.client import RelayClient
+            from bonanza.client.relay_client import RelayClient
             a = await connect(relay)
             b = await RelayClient.open("127.0.0.1", port)
             j = await a.create_table("Ana", 2, 90)
@@ -271,8 +271,8 @@ def test_contributions_are_committed_before_any_is_revealed():
 
 def test_a_seat_that_does_not_reveal_is_played_by_a_bot():
     async def main():
-        from bonanza.relay.client import RelayClient
-        from bonanza.relay.testing import ManualClock, settle
+        from bonanza.client.relay_client import RelayClient
+        from tests.relay_harness import ManualClock, settle
         clock = ManualClock()
         async with running_relay(clock=clock) as relay:
             a = await connect(relay)

@@ -116,7 +116,7 @@ class DailyRelayScene(Scene):
         self.host, self.port = host, int(port)
         self.name = (name or app.profile.name).strip()[:MAX_NAME] or app.profile.name
         if conn is None:
-            from bonanza.relay.client import RelayConnection
+            from bonanza.client.relay_client import RelayConnection
             conn = RelayConnection(host, self.port, signer=app.profile.seat_signer())
         self.conn = self.own(conn)
         self.result = result
@@ -164,9 +164,9 @@ class DailyRelayScene(Scene):
     def together(self) -> None:
         """Open a daily table on this relay: friends join by its code (or find it on the
         network); each one sitting down uses their attempt; empty seats go to bots."""
+        from bonanza.client.relay_client import RelayConnection
         from bonanza.core.game import MAX_SEATS
         from bonanza.core.settings import DAILY_RULESET, DEFAULT_TURN_SECONDS
-        from bonanza.relay.client import RelayConnection
 
         from .lobby import LobbyScene
         conn = RelayConnection(self.host, self.port, signer=self.app.profile.seat_signer())

@@ -152,7 +152,7 @@ class HostSetupScene(_Options):
             relay.stop()
             self.app.show(self.t("error.host_failed", reason=relay.error or "timeout"), "error", 8.0)
             return
-        from bonanza.relay.client import RelayConnection
+        from bonanza.client.relay_client import RelayConnection
         conn = RelayConnection("127.0.0.1", relay.port, signer=self.app.profile.seat_signer())
         request = {"type": "create_table", "name": name, "seats": self.seats,
                    "turn_seconds": self.turn, "bots": self.bots}
@@ -248,7 +248,7 @@ class JoinScene(_Options):
             self.focus_id = "name"          # the one thing missing: a name
 
     def watch(self, f) -> None:
-        from bonanza.relay.client import RelayConnection
+        from bonanza.client.relay_client import RelayConnection
         conn = RelayConnection(f.address, f.port, signer=self.app.profile.seat_signer())
         self.app.push(LobbyScene(self.app, conn, f.address, f.port,
                                  request={"type": "watch", "code": f.code}))
@@ -291,7 +291,7 @@ class JoinScene(_Options):
             self.move_focus(1)
 
     def go(self):
-        from bonanza.relay.client import RelayConnection
+        from bonanza.client.relay_client import RelayConnection
         host = self.address.value.strip() or "127.0.0.1"
         port = port_number(self.port.value)
         if port is None:
@@ -323,7 +323,7 @@ class JoinScene(_Options):
 def rejoin_scene(app, code: str, seat: dict) -> "LobbyScene":
     """Resume a remembered seat (after a crash or a restart): the lobby shows
     "Connecting…" until the relay replays the game, then the table takes over."""
-    from bonanza.relay.client import RelayConnection
+    from bonanza.client.relay_client import RelayConnection
     conn = RelayConnection(seat["host"], seat["port"], signer=app.profile.seat_signer())
     return LobbyScene(app, conn, seat["host"], seat["port"], rejoin=code,
                       request={"type": "resume", "token": seat["token"], "seq": 0})

@@ -46,7 +46,7 @@ class RankedScene(Scene):
         return self.address.value.strip() or "127.0.0.1", port_number(self.port.value)
 
     def connect(self) -> None:
-        from bonanza.relay.client import RelayConnection
+        from bonanza.client.relay_client import RelayConnection
         host, port = self._target()
         if port is None:
             return

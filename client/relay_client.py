@@ -22,8 +22,7 @@ from bonanza.core.game import GameState, IllegalMove, apply, new_game
 from bonanza.core.log import chain_next, chain_start, setup_from_header
 from bonanza.core.match import kept_by_default
 from bonanza.core.verify import verify_bytes
-
-from .framing import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameError, pack_frame, read_frame
+from bonanza.relay.framing import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameError, pack_frame, read_frame
 
 GAME_INTENTS = ("hold", "roll", "write", "give_up")
 

@@ -5,9 +5,9 @@ import asyncio
 import contextlib
 import tempfile
 
-from .client import RelayClient
-from .clock import ManualClock
-from .server import Limits, Relay
+from bonanza.client.relay_client import RelayClient
+from bonanza.relay.clock import ManualClock
+from bonanza.relay.server import Limits, Relay
 
 
 @contextlib.asynccontextmanager
