@@ -335,7 +335,7 @@ def format_decimal(value: float, code: str | None = None) -> str:
     text = f"{abs(value):.1f}".rstrip("0").rstrip(".")
     whole, _, frac = text.partition(".")
     if len(whole) >= min_digits:
-        parts = []
+        parts: list[str] = []
         while len(whole) > 3:
             whole, parts = whole[:-3], [whole[-3:]] + parts
         whole = group.join([whole] + parts)

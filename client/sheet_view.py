@@ -49,8 +49,8 @@ class SheetView:
         self.rect = rect                 # design units
         self.rows = rows_for(ruleset)
         self.label_w = label_w
-        self._static_key = None
-        self._static = None
+        self._static_key: tuple | None = None
+        self._static: pygame.Surface | None = None
         self.counts: dict[tuple[int, str], tuple[float, int]] = {}   # (col, box) -> (start, points)
 
     def count_up(self, col: int, box: str, points: int, now: float) -> None:
@@ -62,7 +62,9 @@ class SheetView:
         return bool(self.counts)
 
     def _shown(self, col: int, box: str, value: int, now: float | None) -> int:
-        c = self.counts.get((col, box)) if now is not None else None
+        if now is None:
+            return value
+        c = self.counts.get((col, box))
         if c is None:
             return value
         return int(round(value * ease_out((now - c[0]) / COUNT_SECONDS)))

@@ -42,8 +42,8 @@ def synth(name: str) -> np.ndarray:
     if name == "land":
         # two wooden knocks: a low body thump under a short bright click each
         out = np.zeros(int(RATE * 0.16))
-        for k, start in enumerate((0.0, 0.055)):
-            i = int(RATE * start)
+        for k, at in enumerate((0.0, 0.055)):
+            i = int(RATE * at)
             n = int(RATE * 0.05)
             knock = (_tone(190 - 30 * k, 0.05, 60, (1.0, 0.4)) * 0.8
                      + rng.normal(0, 1, n) * _env(n, 0.0005, 160) * 0.35)
@@ -92,7 +92,10 @@ class Sound:
         try:
             if not pygame.mixer.get_init():
                 pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=512)
-            freq, _fmt, channels = pygame.mixer.get_init()
+            spec = pygame.mixer.get_init()
+            if spec is None:        # init returned without a mixer: play silently like any failure
+                raise pygame.error("no mixer")
+            freq, _fmt, channels = spec
             for name in NAMES:
                 mono = np.clip(synth(name), -1, 1)
                 if freq != RATE:

@@ -14,7 +14,7 @@ REGISTER, SCRATCH = "register", "scratch"
 
 
 class TurnInput:
-    def __init__(self):
+    def __init__(self) -> None:
         self.selection: str | None = None
         self.pending: tuple[str, str] | None = None     # (box, REGISTER | SCRATCH)
         self.held = [False] * 5
@@ -24,7 +24,7 @@ class TurnInput:
         self.held = [False] * 5
 
     def previews(self, state: GameState) -> dict[str, int]:
-        if state.over or state.dice is None:
+        if state.active is None or state.dice is None:     # the game is over, or not rolled yet
             return {}
         return preview(state.ruleset, state.sheets[state.active], state.dice)
 
@@ -59,7 +59,7 @@ class TurnInput:
     def choosable(state: GameState) -> list[str]:
         """Boxes the selection moves over: the allowed ones once the dice are rolled (a
         joker forces its box), every free box before."""
-        if state.over:
+        if state.active is None:        # the game is over
             return []
         if state.dice is not None:
             return list(allowed(state))

@@ -268,7 +268,7 @@ class Toast:
 
     MAX_LINES = 3
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.text = ""
         self.kind = "info"
         self.left = 0.0
@@ -385,9 +385,8 @@ class Celebration:
             y = cy + vy * t + 700 * t * t          # a little gravity
             flip = abs(math.sin(t * 14 + vx))      # confetti turning over as it falls
             r = layout.rect((x - size / 2, y - size / 2, size, max(2.0, size * 1.5 * flip)))
-            if fade < 1:
-                color = tuple(int(c * fade + f * (1 - fade)) for c, f in zip(color, theme.FELT))
-            pygame.draw.rect(surface, color, r)
+            shade = color if fade >= 1 else tuple(int(c * fade + f * (1 - fade)) for c, f in zip(color, theme.FELT))
+            pygame.draw.rect(surface, shade, r)
         pop = 1.0 + 0.3 * max(0.0, 1 - t / 0.15)   # the banner pops in, then holds
         w, h = 470 * pop, 74 * pop
         box = layout.rect((cx - w / 2, cy - h / 2, w, h))
