@@ -48,6 +48,18 @@ def kept_by_default(state: GameState, seat: int, held: Sequence[bool]) -> list[b
     return list(held) if state.dice is not None and seat == state.active else list(NO_HOLD)
 
 
+def held_after(before: GameState, after: GameState, move: dict[str, Any],
+               held: list[bool]) -> list[bool]:
+    """The dice the active seat holds once ``move`` took ``before`` to ``after``: what a
+    roll kept; nothing in a new turn or for another active seat; else still ``held``.
+    A match and every client following a table apply this one rule."""
+    if move["type"] == "roll":
+        return list(move["hold"])
+    if after.turn != before.turn or after.active != before.active:
+        return list(NO_HOLD)
+    return held
+
+
 def dice_refusal(state: GameState, key: bytes, move: dict,
                  per_seat: bool = False) -> Refusal | None:
     """For a legal roll: None when its dice are the ones ``key`` deals, else
@@ -202,10 +214,7 @@ class Match:
     def _fold(self, move: dict, intent: dict | None = None) -> dict:
         old = self.state
         self.state = state = apply_legal(old, move)
-        if move["type"] == "roll":
-            self.held = list(move["hold"])
-        elif state.turn != old.turn or state.active != old.active:
-            self.held = list(NO_HOLD)
+        self.held = held_after(old, state, move, self.held)
         rec, _ = self.log.append(move, state, intent)
         return rec
 
