@@ -11,8 +11,8 @@ import sys
 
 from bonanza.core.settings import DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError, discovery_target
 
-from .connection import Limits
 from .keys import KeyFileError
+from .limits import Limits
 from .server import Relay
 
 

@@ -1,5 +1,9 @@
 """The relay's one clock: the turn clock, the daily's date and abandon time, seats'
-``last_seen``, log file names.  Real, or driven by tests (``ManualClock``)."""
+``last_seen``, log file names, and the bots' pacing.  Real, real but faster
+(``ScaledClock``, tests of the real clock's wiring), or driven by tests (``ManualClock``).
+
+Every clock implements ``services.Clock``; ``sleep`` is how a coroutine waits game time,
+so a bot's pause moves with the clock a test drives, never with the wall's."""
 from __future__ import annotations
 
 import asyncio
@@ -9,12 +13,38 @@ import time
 from datetime import datetime, timezone
 from typing import Callable
 
+from .services import Timer
 
-class RealClock:
+
+class _Sleeps:
+    """``sleep`` built on the clock's own ``call_later``."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        raise NotImplementedError
+
+    async def sleep(self, delay: float) -> None:
+        """Wait ``delay`` seconds of this clock; 0 only lets other tasks run."""
+        if delay <= 0:
+            await asyncio.sleep(0)
+            return
+        woken = asyncio.get_running_loop().create_future()
+
+        def wake() -> None:
+            if not woken.done():
+                woken.set_result(None)
+
+        timer = self.call_later(delay, wake)
+        try:
+            await woken
+        finally:
+            timer.cancel()
+
+
+class RealClock(_Sleeps):
     def now(self) -> float:
         return time.monotonic()
 
-    def call_later(self, delay: float, callback: Callable[[], None]):
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         return asyncio.get_running_loop().call_later(max(0.0, delay), callback)
 
     def today(self) -> str:
@@ -23,6 +53,23 @@ class RealClock:
     def stamp(self) -> str:
         """Now in UTC as ``YYYYMMDD-HHMMSS``, for file names."""
         return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+
+
+class ScaledClock(RealClock):
+    """Real time running ``speed`` times faster: a 30 s turn lasts 30 / speed seconds.
+    Dates and file names stay the wall's."""
+
+    def __init__(self, speed: float):
+        if speed <= 0:
+            raise ValueError(f"a clock's speed is above 0, not {speed!r}")
+        self.speed = speed
+        self._origin = time.monotonic()
+
+    def now(self) -> float:
+        return self._origin + (time.monotonic() - self._origin) * self.speed
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        return asyncio.get_running_loop().call_later(max(0.0, delay) / self.speed, callback)
 
 
 class _Handle:
@@ -35,19 +82,19 @@ class _Handle:
         self.cancelled = True
 
 
-class ManualClock:
+class ManualClock(_Sleeps):
     """A clock that only moves when a test calls ``advance``; ``date`` is settable."""
 
     def __init__(self, start: float = 1000.0, date: str = "2024-01-01"):
         self.t = start
         self.date = date
-        self._heap: list = []
+        self._heap: list[tuple[float, int, _Handle, Callable[[], None]]] = []
         self._count = itertools.count()
 
     def now(self) -> float:
         return self.t
 
-    def call_later(self, delay: float, callback: Callable[[], None]):
+    def call_later(self, delay: float, callback: Callable[[], None]) -> _Handle:
         h = _Handle()
         heapq.heappush(self._heap, (self.t + max(0.0, delay), next(self._count), h, callback))
         return h

@@ -1,0 +1,230 @@
+"""What the relay's parts need from the relay, as narrow protocols.
+
+``server.Relay`` holds the relay's state and implements every protocol here; the
+other modules depend on these protocols, never on ``server`` (tests/test_relay_deps.py
+keeps it so), so the dependencies point one way::
+
+    cli -> server -> handlers -> tables -> connection -> services <- clock, logs, ...
+
+A protocol is generic in the classes its user already knows (a connection knows its
+own class, the handlers know ``Table`` and ``Slot``), so this module imports nothing
+of the relay but plain data (``Limits``).
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable, Coroutine, Mapping, Protocol, Sequence, TypeVar
+
+from bonanza.core.rules import Sheet
+from bonanza.core.signing import Signer
+
+from .limits import Limits
+
+C_contra = TypeVar("C_contra", contravariant=True)   # a connection
+T_contra = TypeVar("T_contra", contravariant=True)   # a table
+T_co = TypeVar("T_co", covariant=True)
+T = TypeVar("T")
+S = TypeVar("S")                                     # a seat
+
+
+# ---------------------------------------------------------------- time
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """The one clock the game reads (``clock.RealClock``, ``ScaledClock``, ``ManualClock``)."""
+
+    def now(self) -> float: ...
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+    def today(self) -> str: ...
+
+    def stamp(self) -> str: ...
+
+    async def sleep(self, delay: float) -> None: ...
+
+
+# ---------------------------------------------------------------- connections
+class ConnectionHost(Protocol[C_contra]):
+    """What a connection needs from its relay."""
+
+    @property
+    def limits(self) -> Limits: ...
+
+    def net_time(self) -> float:
+        """The event loop's clock: sockets' liveness, never the game's time."""
+        ...
+
+    def register(self, conn: C_contra) -> None:
+        """The connection is open."""
+        ...
+
+    def forget(self, conn: C_contra) -> None:
+        """The connection's socket is gone."""
+        ...
+
+    def dispatch(self, conn: C_contra, msg: dict) -> None:
+        """Handle one message the connection received."""
+        ...
+
+    def flush_soon(self, conn: C_contra) -> None:
+        """The connection has frames to write: flush them after this iteration's work."""
+        ...
+
+    def on_disconnect(self, conn: C_contra) -> None:
+        """The connection closed: its seat is detached, its watching ends."""
+        ...
+
+
+# ---------------------------------------------------------------- what tables use
+class Advisor(Protocol):
+    """Automatic moves (``auto.Auto``): the advisor's box, the bots' choices."""
+
+    @property
+    def loaded(self) -> bool: ...
+
+    async def ready(self) -> None: ...
+
+    def advisor_box(self, ruleset: str, sheet: Sheet, dice: Sequence[int],
+                    rolls_left: int) -> str: ...
+
+    def bot_action(self, policy: str | None, ruleset: str, sheet: Sheet,
+                   dice: Sequence[int] | None, rolls_left: int) -> tuple[str, Any]: ...
+
+
+class LogBook(Protocol):
+    """Finished logs on disk (``logs.LogFolder``)."""
+
+    def write(self, mode: str, code: str, data: bytes) -> str | None: ...
+
+    def read(self, fname: str) -> bytes | None: ...
+
+
+class DailyResults(Protocol):
+    def finish_attempt(self, date: str, name: str, score: int, gave_up: str | None,
+                       log_file: str | None) -> None: ...
+
+
+class DailyBook(DailyResults, Protocol):
+    """The daily challenge's seeds, attempts and boards (``daily.DailyStore``)."""
+
+    def seed(self, date: str) -> bytes: ...
+
+    def commitment(self, date: str) -> bytes: ...
+
+    def start_attempt(self, date: str, name: str, address: str | None = None) -> str | None: ...
+
+    def has_played(self, date: str, name: str) -> bool: ...
+
+    def sealed(self, date: str, today: str) -> bool: ...
+
+    def end_attempt(self, date: str, name: str, why: str) -> None: ...
+
+    def leaderboard(self, date: str) -> list[dict]: ...
+
+    def closed_days(self, today: str, limit: int = 7,
+                    work_out_par: bool = True) -> list[dict]: ...
+
+    def log_file(self, date: str, name: str) -> str | None: ...
+
+
+class RankedResults(Protocol):
+    def finish(self, run_id: int, score: int, duration_ms: int, gave_up: str | None,
+               log_file: str | None) -> None: ...
+
+
+class RankedBook(RankedResults, Protocol):
+    """Ranked runs: attempts and boards (``ranked.RankedStore``)."""
+
+    def start(self, name: str, ruleset: str, hints: bool, date: str) -> tuple[int, int]: ...
+
+    def attempts(self, name: str) -> int: ...
+
+    def board(self, ruleset: str, hints: bool, limit: int = 20) -> list[dict]: ...
+
+
+class TableServices(Protocol[T_contra]):
+    """What a table needs from its relay: the game clock (turns, bots' pacing), the
+    advisor, somewhere to write its finished log and results, and to be forgotten."""
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def auto(self) -> Advisor: ...
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds of game time a bot waits before each action while people watch."""
+        ...
+
+    @property
+    def logs(self) -> LogBook: ...
+
+    @property
+    def daily(self) -> DailyResults: ...
+
+    @property
+    def ranked(self) -> RankedResults: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``coro`` as a task the relay cancels when it closes."""
+        ...
+
+    def purge(self, table: T_contra) -> None:
+        """A finished table is forgotten (late resumes are over)."""
+        ...
+
+
+# ---------------------------------------------------------------- what handlers use
+class RelayServices(TableServices[T], Protocol[C_contra, T, S]):
+    """What the message handlers need: the table services, the relay's tables and seats
+    by code and resume token, and the moves of a connection between seats."""
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def signer(self) -> Signer: ...
+
+    @property
+    def daily(self) -> DailyBook: ...
+
+    @property
+    def ranked(self) -> RankedBook: ...
+
+    @property
+    def daily_per_address(self) -> bool: ...
+
+    @property
+    def tables(self) -> dict[str, T]: ...
+
+    @property
+    def tokens(self) -> dict[str, S]: ...
+
+    def free_conn(self, conn: C_contra) -> None: ...
+
+    def attach(self, conn: C_contra, slot: S) -> None: ...
+
+    def detach(self, conn: C_contra) -> None: ...
+
+    def stop_watching(self, conn: C_contra) -> None: ...
+
+    def open_table(self, conn: C_contra, table: T, slot: S) -> None: ...
+
+    def leave_lobby(self, table: T, slot: S) -> None: ...
+
+
+# ---------------------------------------------------------------- discovery
+class DiscoveryHost(Protocol[T_co]):
+    """What the discovery answer needs: the relay's port and its tables."""
+
+    @property
+    def port(self) -> int | None: ...
+
+    @property
+    def tables(self) -> Mapping[str, T_co]: ...
+
+    def net_time(self) -> float: ...
