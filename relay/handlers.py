@@ -24,9 +24,9 @@ from bonanza.core.settings import (
     SettingError,
     clean_name,
 )
+from bonanza.core.wire import PROTOCOL_VERSION
 
 from .connection import Conn, Refuse, error_msg
-from .framing import PROTOCOL_VERSION
 from .tables import BOT_NAMES, CODE_ALPHABET, CODE_LENGTH, Slot, Table
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -19,8 +19,7 @@ from bonanza.core.game import Refusal, standings
 from bonanza.core.log import pack as _pack
 from bonanza.core.match import GAME_OVER, NO_HOLD, Match
 from bonanza.core.settings import DEFAULT_BOT_POLICY
-
-from .framing import LENGTH, pack_frame
+from bonanza.core.wire import LENGTH, encode_frame
 
 if TYPE_CHECKING:  # pragma: no cover
     from .connection import Conn
@@ -207,7 +206,7 @@ class Table:
                 c.send(dict(msg, rid=rid))
             else:
                 if frame is None:
-                    frame = pack_frame(msg)
+                    frame = encode_frame(msg)
                 c.send_frame(frame)
 
     # ------------------------------------------------------------ the game
