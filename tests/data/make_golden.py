@@ -1,13 +1,15 @@
 """Writes the golden log corpus: tests/data/golden/*.bonanza and its manifest.json.
 
-    python tests/data/make_golden.py                 # make the missing files, redo forgeries
-    python tests/data/make_golden.py NAME [NAME...]  # make these logs again (e.g. after a
-                                                     # deliberate format change)
+    python tests/data/make_golden.py                 # make the missing logs, redo forgeries
+    python tests/data/make_golden.py NAME [NAME...]  # make these logs even if they exist
+                                                     # (never a committed one: they are only
+                                                     # ever added, see below)
 
 One real log of every kind this release writes, made the way the program makes it, and
 forgeries of them, each with the verdict ``core.verify`` must give it.  tests/test_golden.py
 reads the committed files and never calls this script: a log written once must verify the
-same way forever (docs/log-format.md, "Golden logs").
+same way forever (docs/log-format.md, "Golden logs").  A log whose maker is gone from here
+(an older format's) stays in the corpus and in the manifest.
 
 Deterministic where the program allows: self-dealt games use fixed seeds and play with the
 bots' policies; the relay signs with a fixed key (its ``relay.key`` is written before it
@@ -465,7 +467,8 @@ def main(argv: list[str]) -> int:
         with open(path(name), "wb") as f:
             f.write(data)
     manifest: dict = {}
-    for name in VALID:
+    kept = sorted(f[:-len(".bonanza")] for f in os.listdir(OUT) if f.endswith(".bonanza"))
+    for name in [*VALID, *(n for n in kept if n not in VALID and n not in FORGERIES)]:
         with open(path(name), "rb") as f:
             data = f.read()
         signer = signing.Signer(RELAY_KEY) if name in RELAY_GAMES else None
