@@ -304,24 +304,20 @@ def rewrite(data: bytes, *, header=None, move=None, record=None, end=None,
     return b"".join(parts)
 
 
-def _at_seq(seq: int, change: Callable[[dict], None]) -> Callable:
-    def edit(rec_or_move, *rest):
-        s = rest[0] if rest else rec_or_move["seq"]
-        if s == seq:
-            change(rec_or_move)
+def _at_seq(seq: int, change: Callable[[dict], None]) -> Callable[[dict], None]:
+    """A ``record`` hook for ``rewrite`` that changes only the record ``seq``."""
+    def edit(rec: dict) -> None:
+        if rec["seq"] == seq:
+            change(rec)
     return edit
 
 
-def _first_roll_seq(data: bytes) -> int:
-    return next(r["seq"] for r in parse_log(data).records if r["move"]["type"] == "roll")
-
-
 def forged_die(data: bytes) -> bytes:
-    seq = _first_roll_seq(data)
-
-    def change(m):
-        m["dice"] = [m["dice"][0] % 6 + 1, *m["dice"][1:]]
-    return rewrite(data, move=_at_seq(seq, change))
+    """The first roll's first die changed; the state hashes follow the forged dice."""
+    def change(m: dict, seq: int) -> None:
+        if seq == 1:
+            m["dice"] = [m["dice"][0] % 6 + 1, *m["dice"][1:]]
+    return rewrite(data, move=change)
 
 
 def forged_total(data: bytes) -> bytes:
