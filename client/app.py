@@ -13,12 +13,16 @@ uncovers it, and ``on_exit`` when it leaves the stack by ``pop``, ``replace``,
 SIGTERM).  What a scene ``own``s (a relay connection, a hosted relay) is closed
 on its exit unless it was handed to the next scene first, so nothing outlives
 the window.
+
+Scenes open other scenes by name (``open``, ``switch``, ``make``; the names are in
+``scenes/registry.py``), so no scene module imports another.
 """
 from __future__ import annotations
 
 import os
 import signal
 import time
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -26,7 +30,12 @@ from . import actions as A
 from . import fonts, lang, theme
 from .layout import Layout
 from .profile import Profile
+from .scenes.base import Scene
+from .scenes.registry import scene_factory
 from .widgets import Toast
+
+if TYPE_CHECKING:
+    from .sound import Sound
 
 _PROCESS_START = time.perf_counter()
 
@@ -55,7 +64,7 @@ class App:
         self.advisor_enabled = advisor
         self._loaders: dict = {}
         self._want_sound = sound
-        self.sound = None
+        self.sound: Sound | None = None     # made after the first frame (``_make_sound``)
         self.dirty = True
         self.scenes: list = []
         self._owned: list[list] = []    # [resource, owning scene]: closed on the owner's exit
@@ -65,8 +74,7 @@ class App:
             self.toast.show(text, "error", 6.0, queue=True)
         self.profile.notices = []
         self.profile.notify = lambda key, params: self.show(lang.t(key, **params), "error", 6.0)
-        from .scenes.title import TitleScene
-        self.push(TitleScene(self))
+        self.open("title")
 
     # ---------------------------------------------------------- window
     def _open_window(self, size):
@@ -94,6 +102,25 @@ class App:
     @property
     def scene(self):
         return self.scenes[-1] if self.scenes else None
+
+    # The scene's name is positional-only: a scene may take a ``name`` argument of its own.
+    def make(self, scene_name: str, /, *args: Any, **kwargs: Any) -> Scene:
+        """The scene registered as ``scene_name`` (``scenes/registry.py``), built for this
+        window but not on the stack yet."""
+        return scene_factory(scene_name)(self, *args, **kwargs)
+
+    def open(self, scene_name: str, /, *args: Any, **kwargs: Any) -> Scene:
+        """Push the scene registered as ``scene_name`` over the top one (``push``)."""
+        scene = self.make(scene_name, *args, **kwargs)
+        self.push(scene)
+        return scene
+
+    def switch(self, scene_name: str, /, *args: Any, **kwargs: Any) -> Scene:
+        """Put the scene registered as ``scene_name`` in the top one's place (``replace``):
+        it is built first, so it can take over what the top owns."""
+        scene = self.make(scene_name, *args, **kwargs)
+        self.replace(scene)
+        return scene
 
     def push(self, scene) -> None:
         if self.scenes:

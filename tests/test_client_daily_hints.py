@@ -21,7 +21,7 @@ def joker_state(seats: int, sh: Sheet, dice=(4, 4, 4, 4, 4)) -> GameState:
 
 
 def hint_scene(app, state):
-    from bonanza.client.scenes.game import GameScene
+    from bonanza.client.scenes.game_base import GameScene
 
     class Scene(GameScene):
         @property

@@ -24,7 +24,8 @@ def finished_solo(app):
 def populate_records(app):
     """A few finished games in the store (solo runs with times, two dailies), once."""
     from bonanza.client.daily import start_offline_daily
-    from bonanza.client.store.records import finish_and_record, new_solo_match
+    from bonanza.client.solo import new_solo_match
+    from bonanza.client.store.records import finish_and_record
     store = app.profile.store
     if getattr(app, "_records_populated", False):
         return
@@ -209,13 +210,13 @@ def _drawn_rects(monkeypatch, module):
 @pytest.mark.parametrize("size", [(1280, 720), theme.MIN_WINDOW])
 def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
     """The dice, Roll and "n rolls left" stay inside the wooden table's felt inlay."""
-    from bonanza.client.scenes import game, table
+    from bonanza.client.scenes import game_base, table
     from tests.doubles import DemoConnection
     app.apply_window(size)
     sc = table.TableScene(app, DemoConnection(seats=2))
     app.push(sc)
     app.step()
-    calls = _drawn_rects(monkeypatch, game)
+    calls = _drawn_rects(monkeypatch, game_base)
     app.draw()
     L = app.layout
     wood = L.rect((sc.cx - 320, 78, 640, 304))
@@ -229,13 +230,13 @@ def test_table_2_rolls_left_sits_on_the_felt(app, monkeypatch, size):
 
 
 def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
-    from bonanza.client.scenes import game, table
+    from bonanza.client.scenes import game_base, table
     from tests.doubles import DemoConnection
     sc = table.TableScene(app, DemoConnection(seats=4))
     app.push(sc)
     app.step()
     calls = _drawn_rects(monkeypatch, table)
-    calls_g = _drawn_rects(monkeypatch, game)
+    calls_g = _drawn_rects(monkeypatch, game_base)
     app.draw()
     L = app.layout
     sheet = L.rect(sc.sheet_view.rect)

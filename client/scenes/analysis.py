@@ -184,7 +184,6 @@ class AnalysisScene(Scene):
 
     def open_replay(self, decision) -> None:
         """The replay at the moment of the decision: the dice decided on, with the ones kept."""
-        from .replay import ReplayScene
         index = decision.seq - 1
         note = self.mistake_text(decision)
         if self.replay is not None:
@@ -192,7 +191,7 @@ class AnalysisScene(Scene):
             self.replay.note = (index, note)
             self.app.pop()
             return
-        r = ReplayScene(self.app, self.verdict, analysis=self)
+        r = self.app.make("replay", self.verdict, analysis=self)
         r.step_to(index)
         r.note = (index, note)
         r.keep_focus()

@@ -9,11 +9,11 @@ seed, enforces one attempt per name and keeps the leaderboard
 from __future__ import annotations
 
 from .. import theme
+from ..daily_relay_memory import last_relay
 from ..i18n import format_date
+from ..relay_address import DEFAULT_HOST, port_number
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
-from .daily_relay import DEFAULT_HOST, last_relay
-from .lobby import port_number
 
 
 class DailyScene(Scene):
@@ -73,8 +73,7 @@ class DailyScene(Scene):
             addr = self.relay_address()
             if addr is None:
                 return
-            from .daily_relay import DailyRelayScene
-            self.app.push(DailyRelayScene(self.app, *addr))
+            self.app.open("daily_relay", *addr)
             return
         if id != "play":
             return
@@ -85,8 +84,7 @@ class DailyScene(Scene):
         if result is None or isinstance(result, str):
             self.app.show(self.t("daily.already_played"), "error")
             return
-        from .game import SoloGameScene
-        self.app.replace(SoloGameScene(self.app, match=result, mode="daily"))
+        self.app.switch("solo_game", match=result, mode="daily")
 
     def draw(self, surface):
         L = self.layout

@@ -8,81 +8,27 @@ once the date has closed, and the client then records it in the store (history
 and bests only: a relay daily does not use the local offline attempt).
 
 ``DailyRelayScene`` is the info screen before the game and the board after it;
-``DailyRelayGameScene`` is the table game scene with one seat.
+the game itself is the table game scene with one seat (``table.DailyRelayGameScene``).
 
 The last used relay and the games whose log is still to be fetched are kept in
-the profile's settings (``daily_relay_last``, ``daily_relay_pending``).
+the profile's settings (``client/daily_relay_memory.py``).
 """
 from __future__ import annotations
 
 import pygame
 
 from bonanza.core import dice as dice_mod
-from bonanza.core.settings import DEFAULT_PORT, MAX_NAME
+from bonanza.core.settings import MAX_NAME
 
 from .. import theme
+from ..daily_relay_memory import add_pending, pending_logs, remember_relay, remove_pending
 from ..i18n import format_date
+from ..relay_notes import handle_relay_error
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
-from .table import TableScene
 
-DEFAULT_HOST = "127.0.0.1"
-LAST_KEY = "daily_relay_last"
-PENDING_KEY = "daily_relay_pending"
 BOARD_ROWS = 8
 CLOSED_ROWS = 2
-
-
-# ---------------------------------------------------------------- remembered in the profile
-def _settings(app) -> dict:
-    store = app.profile.store
-    if store is None:
-        return {}
-    try:
-        return dict(store.profile().get("settings") or {})
-    except Exception:
-        return {}
-
-
-def _save(app, key: str, value) -> None:
-    store = app.profile.store
-    if store is None:
-        return
-    try:
-        store.save_profile(settings={key: value})
-    except Exception:
-        pass
-
-
-def last_relay(app) -> tuple[str, int]:
-    """The last relay the daily was played on, else 127.0.0.1 on the default port."""
-    last = _settings(app).get(LAST_KEY)
-    if isinstance(last, dict):
-        host, port = last.get("host"), last.get("port")
-        if isinstance(host, str) and host and isinstance(port, int) and 0 < port < 65536:
-            return host, port
-    return DEFAULT_HOST, DEFAULT_PORT
-
-
-def pending_logs(app) -> list[dict]:
-    """Relay dailies played here whose log is not in the store yet."""
-    items = _settings(app).get(PENDING_KEY)
-    return [p for p in items if isinstance(p, dict)] if isinstance(items, list) else []
-
-
-def _set_pending(app, items: list[dict]) -> None:
-    _save(app, PENDING_KEY, items)
-
-
-def add_pending(app, host: str, port: int, date: str, name: str) -> None:
-    entry = {"host": host, "port": port, "date": date, "name": name}
-    items = [p for p in pending_logs(app) if p != entry]
-    _set_pending(app, items + [entry])
-
-
-def remove_pending(app, host: str, port: int, date: str, name: str) -> None:
-    entry = {"host": host, "port": port, "date": date, "name": name}
-    _set_pending(app, [p for p in pending_logs(app) if p != entry])
 
 
 def group_hex(b: bytes | None, per_line: int = 32) -> list[str]:
@@ -167,12 +113,10 @@ class DailyRelayScene(Scene):
         from bonanza.client.relay_client import RelayConnection
         from bonanza.core.game import MAX_SEATS
         from bonanza.core.settings import DAILY_RULESET, DEFAULT_TURN_SECONDS
-
-        from .lobby import LobbyScene
         conn = RelayConnection(self.host, self.port, signer=self.app.profile.seat_signer())
-        self.app.push(LobbyScene(self.app, conn, self.host, self.port, request={
+        self.app.open("lobby", conn, self.host, self.port, request={
             "type": "create_table", "name": self.name, "seats": MAX_SEATS,
-            "turn_seconds": DEFAULT_TURN_SECONDS, "ruleset": DAILY_RULESET, "daily": True}))
+            "turn_seconds": DEFAULT_TURN_SECONDS, "ruleset": DAILY_RULESET, "daily": True})
 
     def play(self) -> None:
         if self.starting:
@@ -225,7 +169,6 @@ class DailyRelayScene(Scene):
             self.starting = False
             if code == "daily_already_played":
                 self.refused = True
-        from .lobby import handle_relay_error
         handle_relay_error(self, msg)
 
     def fetch_logs(self) -> None:
@@ -252,12 +195,12 @@ class DailyRelayScene(Scene):
 
     def start_game(self) -> None:
         self.starting = False
-        _save(self.app, LAST_KEY, {"host": self.host, "port": self.port})
+        remember_relay(self.app, self.host, self.port)
         header = self.conn.client.header if self.conn.client else None
         date = ((header or {}).get("meta") or {}).get("date") or self.date or ""
         if date:
             add_pending(self.app, self.host, self.port, date, self.name)
-        self.app.replace(DailyRelayGameScene(self.app, self.conn, self.host, self.port, date, self.name))
+        self.app.switch("daily_relay_game", self.conn, self.host, self.port, date, self.name)
 
     # ---------------------------------------------------------- what the result says
     def my_total(self) -> int | None:
@@ -398,36 +341,3 @@ class DailyRelayScene(Scene):
                           theme.TEXT_ON_FELT_SOFT, align="right")
             text = self.t("daily.relay.seed", seed=group_hex(seed, 64)[0])
             draw_text(surface, text, L.rect((108, y + 23, 1088, 24)), L.font_px(16), theme.TEXT_ON_FELT)
-
-
-# ---------------------------------------------------------------- the game
-class DailyRelayGameScene(TableScene):
-    """The day's attempt: the table game scene with one seat; the relay deals the dice."""
-
-    give_up_key = "game.give_up"
-    give_up_question = "game.give_up_confirm"
-
-    def __init__(self, app, conn, host: str, port: int, date: str, name: str):
-        self.host, self.port, self.date, self.name = host, port, date, name
-        super().__init__(app, conn)
-
-    def seat_labels(self):
-        return [s.name for s in self.state.setup.seats]
-
-    def finish(self, msg) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.app.replace(DailyRelayScene(self.app, self.host, self.port, conn=self.conn, result=msg,
-                                         name=self.name))
-
-    def draw_top_bar(self, surface):
-        from .game import GameScene
-        GameScene.draw_top_bar(self, surface)
-        L = self.layout
-        draw_text(surface, self.t("daily.date", date=format_date(self.date)), L.rect((self.cx, 22, self.half, 40)),
-                  L.font_px(20), theme.GOLD, bold=True, align="right")
-        if self.conn.status != "connected":
-            draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
-                      L.rect((self.cx - self.half, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
-

@@ -24,6 +24,8 @@ from bonanza.core.settings import (
 
 from .. import actions as A
 from .. import sprites, theme
+from ..relay_address import port_number
+from ..relay_notes import handle_relay_error, note_relay_key, refusal_text
 from ..widgets import draw_text, shadowed_panel
 from .base import Scene
 
@@ -32,17 +34,6 @@ SEAT_CHOICES = tuple(range(MIN_SEATS_TABLE, MAX_SEATS + 1))
 
 ROWS = (("seats", 170), ("turn", 230), ("ruleset", 290), ("bots", 350))   # host setup: (row, y)
 CONNECT_TIMEOUT = 6.0     # seconds the lobby waits for the relay before going back to the form
-
-
-def port_number(text: str) -> int | None:
-    """A typed TCP port (1-65535), else None.  ``str.isdigit`` is not enough: "²" (a key
-    of its own on AZERTY keyboards) is a digit that ``int`` refuses, and 99999 makes the
-    connection thread die on an OverflowError, leaving "Connecting…" forever."""
-    p = text.strip()
-    if not (p.isascii() and p.isdigit()):
-        return None
-    n = int(p)
-    return n if 0 < n < 65536 else None
 
 
 def _remembered(options: tuple, value, default):
@@ -329,33 +320,6 @@ def rejoin_scene(app, code: str, seat: dict) -> "LobbyScene":
                       request={"type": "resume", "token": seat["token"], "seq": 0})
 
 
-def note_relay_key(scene, conn, address: str, port: int) -> tuple[str, str] | None:
-    """Once connected: the relay's key fingerprint and whether this player met it at this
-    address before ("new", remembered now; "known"; "changed", said out loud, like a known
-    host in ssh).  None until the relay's welcome is in."""
-    key = (getattr(conn, "welcome", None) or {}).get("relay_key")
-    if not isinstance(key, bytes):
-        return None
-    from bonanza.core.signing import fingerprint
-    fp = fingerprint(key)
-    seen = scene.app.profile.check_relay_key(address, port, fp)
-    if seen == "changed":
-        scene.app.show(scene.t("lobby.relay_key_changed", fingerprint=fp), "error", 10.0)
-    return fp, seen
-
-
-def refusal_text(scene, msg) -> str:
-    """A relay's error in the player's language (``refusal.<code>``)."""
-    code = msg.get("code", "unknown")
-    key = f"refusal.{code}"
-    text = scene.t(key)
-    return scene.t("refusal.unknown", code=code) if text == key else text
-
-
-def handle_relay_error(scene, msg) -> None:
-    scene.app.show(refusal_text(scene, msg), "error")
-
-
 class LobbyScene(Scene):
     """Everyone sees the table code, the seats and who is a bot; the host starts."""
 
@@ -442,7 +406,7 @@ class LobbyScene(Scene):
                 if self.conn.table is None:
                     if self.rejoin and msg.get("code") == "not_seated":
                         self.app.profile.forget_table(self.rejoin)   # the game is over
-                    self.back_to_form(refusal_text(self, msg))
+                    self.back_to_form(refusal_text(self.t, msg))
                     return
                 handle_relay_error(self, msg)
             elif kind == "status" and msg.get("status") in ("closed", "reconnecting"):
@@ -460,8 +424,7 @@ class LobbyScene(Scene):
                 self._note_host()
             elif kind == "started" or (kind in ("resumed", "watching")
                                        and self.conn.state is not None):
-                from .table import TableScene
-                self.app.replace(TableScene(self.app, self.conn, relay=self.relay))
+                self.app.switch("table", self.conn, relay=self.relay)
                 return
 
     def seats_view(self):

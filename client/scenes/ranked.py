@@ -1,7 +1,7 @@
 """Ranked runs on a relay: the relay deals, times and signs the run.
 
 ``RankedScene`` is the form (address and port, remembered) and the relay's ranked board;
-``RankedGameScene`` is the run itself (the table game scene with one seat).  A run's log
+the run itself is the table game scene with one seat (``table.RankedGameScene``).  A run's log
 is recorded in the store like any game; its board there is the server's, never a local one.
 """
 from __future__ import annotations
@@ -10,10 +10,10 @@ from bonanza.core.settings import DEFAULT_PORT, DEFAULT_RULESET
 
 from .. import theme
 from ..i18n import format_duration
+from ..relay_address import port_number
+from ..relay_notes import handle_relay_error, note_relay_key
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
-from .lobby import handle_relay_error, note_relay_key, port_number
-from .table import TableScene
 
 BOARD_ROWS = 8
 
@@ -114,7 +114,7 @@ class RankedScene(Scene):
                 return
             elif kind == "started":
                 host, port = self._target()
-                self.app.replace(RankedGameScene(self.app, self.conn, host, port))
+                self.app.switch("ranked_game", self.conn, host, port)
                 return
 
     # ---------------------------------------------------------- drawing
@@ -171,26 +171,3 @@ class RankedScene(Scene):
         if isinstance(mine, int):
             draw_text(surface, self.tn("ranked.your_attempts", mine), L.rect((704, 548, 492, 30)),
                       L.font_px(16), theme.INK_SOFT)
-
-
-class RankedGameScene(TableScene):
-    """A ranked run: one seat; the relay deals and times it."""
-
-    give_up_key = "game.give_up"
-    give_up_question = "game.give_up_confirm"
-
-    def __init__(self, app, conn, host: str, port: int):
-        self.host, self.port = host, port
-        super().__init__(app, conn)
-
-    def seat_labels(self):
-        return [s.name for s in self.state.setup.seats]
-
-    def finish(self, msg) -> None:
-        if self.done:
-            return
-        self.done = True
-        if msg.get("log"):
-            self.app.profile.record_game(msg["log"])     # verified, on the server's board
-        self.app.replace(RankedScene(self.app, result=msg, conn=self.conn, host=self.host,
-                                     port=self.port))

@@ -22,6 +22,7 @@ from bonanza.core.settings import RULESETS
 from .. import actions as A
 from .. import lang, theme
 from ..actions import Action
+from ..texts import game_date, verdict_text
 from ..widgets import draw_text, draw_wrapped, list_row_back, shadowed_panel
 from .base import Scene
 
@@ -59,12 +60,6 @@ def seed_cell(rec) -> str:
     if rec.seed is None and rec.date:
         return rec.date
     return short_seed(rec.seed)
-
-
-def game_date(rec) -> str:
-    from bonanza.client.i18n import format_date
-    when = rec.date or (rec.played_at or "")[:10]
-    return format_date(when, lang.current(), "short") if when else "–"
 
 
 def board_modes(category: str) -> tuple[str, ...]:
@@ -268,8 +263,7 @@ class RecordsScene(Scene):
         elif id == "export":
             self.export()
         elif id == "charts":    # the board's ruleset, so the charts open on what was looked at
-            from .charts import ChartsScene
-            self.app.push(ChartsScene(self.app, self.ruleset() or "bonanza"))
+            self.app.open("charts", self.ruleset() or "bonanza")
         elif id == "back":
             self.back()
 
@@ -280,19 +274,15 @@ class RecordsScene(Scene):
         if rec is None or self.store is None:
             return
         from bonanza.core.verify import verify_bytes
-
-        from .replay import ReplayScene
-        from .results import verdict_text
         try:
             verdict = verify_bytes(self.store.game_log(rec.id))
         except Exception as e:
             self.app.show(self.t("error.generic", detail=str(e)), "error")
             return
         if verdict.ok and verdict.states and analyse:
-            from .analysis import AnalysisScene
-            self.app.push(AnalysisScene(self.app, verdict))
+            self.app.open("analysis", verdict)
         elif verdict.ok and verdict.states:
-            self.app.push(ReplayScene(self.app, verdict, path=None))
+            self.app.open("replay", verdict, path=None)
         else:
             self.app.show(verdict_text(self.t, verdict), "error", 5.0)
 

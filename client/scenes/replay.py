@@ -7,9 +7,9 @@ from .. import actions as A
 from .. import theme
 from ..dice_view import DiceView
 from ..sheet_view import SheetView
+from ..texts import signed_text, verdict_text
 from ..widgets import draw_text, shadowed_panel
 from .base import Scene
-from .results import signed_text, verdict_text
 
 
 class ReplayScene(Scene):
@@ -95,8 +95,7 @@ class ReplayScene(Scene):
         if self.analysis is not None and len(self.app.scenes) > 1 and self.app.scenes[-2] is self.analysis:
             self.app.pop()
             return
-        from .analysis import AnalysisScene
-        self.app.push(AnalysisScene(self.app, self.verdict, replay=self))
+        self.app.open("analysis", self.verdict, replay=self)
 
     def held(self, i: int) -> list[bool]:
         """The dice kept from state ``i``'s roll: the hold of the next move when it is a roll

@@ -12,33 +12,9 @@ from bonanza.core.verify import verify_bytes
 
 from .. import fonts, theme
 from ..sheet_view import draw_scratch, ease_out
+from ..texts import format_time, verdict_text
 from ..widgets import Celebration, draw_text, shadowed_panel
 from .base import Scene
-from .game import format_time
-
-
-def verdict_text(t, verdict) -> str:
-    if verdict is None:
-        return "–"
-    if verdict.ok:
-        return t("verify.ok")
-    return t(f"verify.fail.{verdict.code}", detail=verdict.detail)
-
-
-def signed_text(t, verdict) -> str:
-    """Who vouches for a verified game, in the player's language: the relay's key (and
-    the players' own keys for their moves), or nobody (self-dealt)."""
-    if verdict is None or not verdict.ok or verdict.log is None:
-        return ""
-    header = verdict.log.header
-    signing = header.get("signing")
-    if not isinstance(signing, dict):
-        return t("verify.self_dealt") if header.get("mode") == "solo" else t("verify.unsigned")
-    from bonanza.core.signing import fingerprint
-    text = t("verify.signed_relay", fingerprint=fingerprint(signing["relay"]))
-    if any(k is not None for k in signing.get("seats") or []):
-        text += " " + t("verify.signed_seats")
-    return text
 
 
 def verdict_line(t, verdict) -> str:
@@ -224,19 +200,15 @@ class ResultsScene(Scene):
     def on_press(self, id):
         if id == "again" and self.mode == "table":
             from ..hosting import lan_address
-            from .lobby import LobbyScene
             address = lan_address() if self.relay is not None else self.conn.host
-            self.app.replace(LobbyScene(self.app, self.conn, address, self.conn.port,
-                                        relay=self.relay, request={"type": "rematch"}))
+            self.app.switch("lobby", self.conn, address, self.conn.port, relay=self.relay,
+                            request={"type": "rematch"})
         elif id == "again":
-            from .game import SoloGameScene
-            self.app.replace(SoloGameScene(self.app, seed_text=self.seed_text))
+            self.app.switch("solo_game", seed_text=self.seed_text)
         elif id == "verify":
-            from .replay import ReplayScene
-            self.app.push(ReplayScene(self.app, self.verdict, path=None))
+            self.app.open("replay", self.verdict, path=None)
         elif id == "analysis":
-            from .analysis import AnalysisScene
-            self.app.push(AnalysisScene(self.app, self.verdict, seat=self.my_seat))
+            self.app.open("analysis", self.verdict, seat=self.my_seat)
         elif id == "menu":
             self.app.to_title()
 

@@ -25,11 +25,9 @@ class SoloSetupScene(Scene):
 
     def on_press(self, id):
         if id == "start":
-            from .game import SoloGameScene
-            self.app.replace(SoloGameScene(self.app, seed_text=self.seed.value or None))
+            self.app.switch("solo_game", seed_text=self.seed.value or None)
         elif id == "ranked":
-            from .ranked import RankedScene
-            self.app.replace(RankedScene(self.app))
+            self.app.switch("ranked")
         elif id == "back":
             self.back()
 

@@ -1,6 +1,10 @@
 """A table game through the relay: every sheet side by side, the active
 player's dice, the turn clock (urgent in its last seconds), each seat's
-connection state, leave (= give up)."""
+connection state, leave (= give up).
+
+Two one-seat games are this scene too: the day's attempt on a relay
+(``DailyRelayGameScene``, back to ``daily_relay`` at the end) and a ranked run
+(``RankedGameScene``, back to ``ranked``)."""
 from __future__ import annotations
 
 import math
@@ -9,9 +13,10 @@ import pygame
 
 from .. import actions as A
 from .. import fonts, sprites, theme
+from ..i18n import format_date
+from ..relay_notes import handle_relay_error
 from ..widgets import draw_text
-from .game import GameScene
-from .lobby import handle_relay_error
+from .game_base import GameScene
 
 URGENT_SECONDS = 10
 
@@ -255,7 +260,6 @@ class TableScene(GameScene):
         if self.done:
             return
         self.done = True
-        from .results import ResultsScene
         data = msg.get("log")
         playing = self.conn.seat is not None
         if data and playing:      # a watcher's store keeps only its own games
@@ -265,10 +269,9 @@ class TableScene(GameScene):
         header = self.conn.client.header if self.conn.client else {}
         commit = (header or {}).get("dice", {}).get("commit")
         # the players keep the connection (and a host its relay) to play again
-        self.app.replace(ResultsScene(self.app, self.state, data, mode="table", my_seat=max(0, self.my_seat),
-                                      reveal_seed=seed, commitment=commit,
-                                      conn=self.conn if playing else None,
-                                      relay=self.relay if playing else None))
+        self.app.switch("results", self.state, data, mode="table", my_seat=max(0, self.my_seat),
+                        reveal_seed=seed, commitment=commit, conn=self.conn if playing else None,
+                        relay=self.relay if playing else None)
 
     def animating(self):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);
@@ -428,3 +431,55 @@ class TableScene(GameScene):
             x, y, w, h = self.sheet_view.header_rect(i, len(chances))
             pygame.draw.rect(surface, theme.SEAT_COLORS[i % len(theme.SEAT_COLORS)],
                              L.rect((x + 10, y + h - 1, w - 20, 4)))
+
+
+# ---------------------------------------------------------------- one seat
+class DailyRelayGameScene(TableScene):
+    """The day's attempt on a relay (``daily_relay``): one seat; the relay deals the dice."""
+
+    give_up_key = "game.give_up"
+    give_up_question = "game.give_up_confirm"
+
+    def __init__(self, app, conn, host: str, port: int, date: str, name: str):
+        self.host, self.port, self.date, self.name = host, port, date, name
+        super().__init__(app, conn)
+
+    def seat_labels(self):
+        return [s.name for s in self.state.setup.seats]
+
+    def finish(self, msg) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.app.switch("daily_relay", self.host, self.port, conn=self.conn, result=msg, name=self.name)
+
+    def draw_top_bar(self, surface):
+        GameScene.draw_top_bar(self, surface)
+        L = self.layout
+        draw_text(surface, self.t("daily.date", date=format_date(self.date)), L.rect((self.cx, 22, self.half, 40)),
+                  L.font_px(20), theme.GOLD, bold=True, align="right")
+        if self.conn.status != "connected":
+            draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
+                      L.rect((self.cx - self.half, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
+
+
+class RankedGameScene(TableScene):
+    """A ranked run (``ranked``): one seat; the relay deals and times it."""
+
+    give_up_key = "game.give_up"
+    give_up_question = "game.give_up_confirm"
+
+    def __init__(self, app, conn, host: str, port: int):
+        self.host, self.port = host, port
+        super().__init__(app, conn)
+
+    def seat_labels(self):
+        return [s.name for s in self.state.setup.seats]
+
+    def finish(self, msg) -> None:
+        if self.done:
+            return
+        self.done = True
+        if msg.get("log"):
+            self.app.profile.record_game(msg["log"])     # verified, on the server's board
+        self.app.switch("ranked", result=msg, conn=self.conn, host=self.host, port=self.port)

@@ -1,8 +1,6 @@
 """The title screen: Solo, Daily challenge, Host, Join, Verify, Records, Rules, Settings, Quit."""
 from __future__ import annotations
 
-import importlib
-
 from .. import sprites, theme
 from ..widgets import draw_text
 from .base import Scene
@@ -11,16 +9,17 @@ MENU = (("solo", "menu.solo"), ("daily", "menu.daily"), ("host", "menu.host"),
         ("join", "menu.join"), ("verify", "menu.verify"), ("records", "menu.records"), ("rules", "menu.rules"),
         ("settings", "menu.settings"), ("quit", "menu.quit"))
 
-# menu button -> (module, scene class) it opens
+# menu button -> the scene it opens (a name in scenes/registry.py, imported on first use,
+# so the title, the first frame, loads no other scene)
 MENU_SCENES = {
-    "solo": (".solo_setup", "SoloSetupScene"),
-    "daily": (".daily", "DailyScene"),
-    "host": (".lobby", "HostSetupScene"),
-    "join": (".lobby", "JoinScene"),
-    "verify": (".verify", "VerifyScene"),
-    "records": (".records", "RecordsScene"),
-    "rules": (".rules", "RulesScene"),
-    "settings": (".settings", "SettingsScene"),
+    "solo": "solo_setup",
+    "daily": "daily",
+    "host": "host_setup",
+    "join": "join",
+    "verify": "verify",
+    "records": "records",
+    "rules": "rules",
+    "settings": "settings",
 }
 
 
@@ -57,13 +56,9 @@ class TitleScene(Scene):
         if id == "quit":
             self.app.quit()
         elif id == "rejoin" and self.rejoin is not None:
-            from .lobby import rejoin_scene
-            self.app.push(rejoin_scene(self.app, *self.rejoin))
+            self.app.open("rejoin", *self.rejoin)
         elif id in MENU_SCENES:
-            module, cls = MENU_SCENES[id]
-            # imported on first use, so the title (the first frame) loads no other scene
-            scene = getattr(importlib.import_module(module, __package__), cls)
-            self.app.push(scene(self.app))
+            self.app.open(MENU_SCENES[id])
 
     def back(self):
         pass  # Escape on the title does not quit by accident

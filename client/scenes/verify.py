@@ -16,9 +16,9 @@ from bonanza.core.verify import verify_bytes, verify_file
 from .. import actions as A
 from .. import theme
 from ..actions import Action
+from ..texts import game_date, verdict_text
 from ..widgets import draw_text, list_row_back, shadowed_panel
 from .base import Scene
-from .results import verdict_text
 
 GAMES = 200           # the newest saved games listed
 VISIBLE = 6
@@ -148,8 +148,7 @@ class VerifyScene(Scene):
     def show_verdict(self, verdict, path) -> None:
         self.verdict = verdict
         if verdict.ok and verdict.states:
-            from .replay import ReplayScene
-            self.app.push(ReplayScene(self.app, verdict, path))
+            self.app.open("replay", verdict, path)
         else:
             self.app.show(verdict_text(self.t, verdict), "error", 5.0)
 
@@ -182,7 +181,6 @@ class VerifyScene(Scene):
 
         def format_duration(ms):
             return _duration(ms, lang.current())
-        from .records import game_date
         L = self.layout
         card = L.rect((240, 312, 800, 306))
         shadowed_panel(surface, card, theme.PAPER, L.px(14), L.px(4))

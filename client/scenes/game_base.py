@@ -1,0 +1,585 @@
+"""The play screen shared by solo, daily and table play: the base class of
+``game.SoloGameScene`` and ``table.TableScene``.
+
+``GameScene`` draws the sheets, the dice, the Roll button, the advisor line and
+the confirmation on the box; subclasses say whose turn it is and carry out
+moves (``SoloGameScene`` with a local ``core.match.Match``; the table scene
+through the relay).
+"""
+from __future__ import annotations
+
+import pygame
+
+from bonanza.core.game import check_give_up, check_hold, check_roll, check_write
+from bonanza.core.rules import (
+    BONANZA_POINTS,
+    BOXES,
+    LOWER_BOXES,
+    MAX_ROLLS,
+    UPPER_BOXES,
+    allowed_boxes,
+    extra_bonus_for,
+    is_joker,
+)
+
+from .. import actions as A
+from .. import fonts, lang, theme
+from ..actions import Action
+from ..dice_view import DiceView
+from ..i18n import format_decimal
+from ..sheet_view import SheetView
+from ..turn_input import TurnInput
+from ..widgets import Celebration, ProgressBar, draw_text, shadowed_panel
+from .base import Scene
+
+EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
+
+
+def short_hex(b: bytes | None, n: int = 24) -> str:
+    if not b:
+        return "–"
+    h = b.hex()[:n]
+    return " ".join(h[i:i + 4] for i in range(0, len(h), 4)) + "…"
+
+
+def verdict_options(advice, limit: int = 3) -> list[tuple]:
+    """The advisor's verdict, best first: ``("roll", kept faces, expected)`` or
+    ``("write", box, points, expected)`` (expected = points still to come), then the best
+    boxes after it, ``limit`` lines in all.
+
+    Rolling leads only when strictly better than the best box, as the optimal bot and
+    the analysis decide: on a tie writing ends the turn with nothing left to chance."""
+    if advice is None or not advice.boxes:
+        return []
+    boxes = [("write", b.box, b.points, b.expected) for b in advice.boxes]
+    if advice.holds and advice.holds[0].expected > advice.boxes[0].expected:
+        h = advice.holds[0]
+        return [("roll", tuple(h.hold), h.expected)] + boxes[:limit - 1]
+    return boxes[:limit]
+
+
+def rolls_first(advice) -> bool:
+    opts = verdict_options(advice, 1)
+    return bool(opts) and opts[0][0] == "roll"
+
+
+class GameScene(Scene):
+    """Abstract: subclasses provide ``state``, ``my_turn()``, ``send_roll``,
+    ``send_write`` and ``send_give_up``."""
+
+    def __init__(self, app, ruleset: str, ncols: int):
+        super().__init__(app)
+        self.ruleset = ruleset
+        self.ncols = ncols
+        if ncols <= 1:
+            self.sheet_view = SheetView((24, 16, 440, 688), 290, ruleset)
+            self.cx = 870
+            w = 440
+        else:
+            w = 300 + 110 * ncols if ncols < 4 else 680
+            self.sheet_view = SheetView((24, 16, w, 688), 230 if ncols > 2 else 250, ruleset)
+            self.cx = (24 + w + 1256) / 2 + 6
+        # half widths of the right-hand column's lines: never over the sheet or off the window
+        sheet_right = 24 + w + 10
+        self.half = min(300, self.cx - sheet_right - 6, 1268 - self.cx)
+        self.half_wide = min(360, self.cx - sheet_right, 1272 - self.cx)
+        die = 92 if ncols <= 2 else 84
+        # the 2-seat table sits the dice, Roll and the rolls left on a wooden table top:
+        # a slightly tighter column keeps all of them on its felt
+        compact = ncols == 2
+        self.dice_y, roll_rect = (170, (self.cx - 130, 232, 260, 54)) if compact else (
+            176, (self.cx - 130, 262, 260, 60))
+        self.pip_y = roll_rect[1] + roll_rect[3] + 14
+        self.room_below_dice = roll_rect[1] - (self.dice_y + die / 2)
+        self.dice_view = DiceView((self.cx, self.dice_y), die=die, gap=18 if ncols <= 2 else 14)
+        self.input = TurnInput()
+        self.loader = app.advisor_loader(ruleset)
+        self._advice_key = None
+        self._advice = None
+        self._cursor_roll = None                 # the roll the cursor last jumped to the best box for
+        self.dialog: str | None = None          # "give_up" while the confirm box is open
+        self._seen_turn = None
+        self._rolled_frame = -1                  # app.frames when this window last rolled
+        self._was_landing = False
+        self._sheets_seen = None                 # the sheets of the last frame: what was just written
+        self.celebration: Celebration | None = None
+        self.button("roll", roll_rect, lambda: self.t("game.roll"),
+                    size=28, action=Action(A.ROLL))
+        self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
+        self.button("give_up", (self.cx + 10, 612, 240, 46), lambda: self.t(self.give_up_key),
+                    style="secondary", size=19)
+        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]), size=22)
+        self.button("dialog_no", (650, 380, 190, 54), lambda: self.t(self.dialog_labels()[1]),
+                    style="secondary", size=22)
+
+    give_up_key = "game.give_up"
+    give_up_question = "game.give_up_confirm"
+
+    # ---------------------------------------------------------- to override
+    @property
+    def state(self):
+        raise NotImplementedError
+
+    def my_turn(self) -> bool:
+        raise NotImplementedError
+
+    def send_roll(self, hold) -> None:
+        raise NotImplementedError
+
+    def send_write(self, box: str) -> None:
+        raise NotImplementedError
+
+    def send_give_up(self) -> None:
+        raise NotImplementedError
+
+    def seat_labels(self) -> list[str]:
+        return [s.name for s in self.state.setup.seats]
+
+    def seat_status(self):
+        return None
+
+    # ---------------------------------------------------------- helpers
+    def _hints_label(self) -> str:
+        return self.t("game.hints_on" if self.app.profile.settings["show_hints"] else "game.hints_off")
+
+    def visible(self, w) -> bool:
+        if w.id.startswith("dialog_"):
+            return self.dialog is not None
+        return True
+
+    def targets(self, layout):
+        if self.dialog is not None:
+            return [(w.screen_rect(layout), w.action) for w in self.widgets if w.id.startswith("dialog_")]
+        out = []
+        st = self.state
+        if self.input.pending is not None and self.my_turn():
+            # under everything else: a click beside the "Register?" box takes it back
+            out.append((pygame.Rect((0, 0), self.app.screen.get_size()), Action(A.CANCEL)))
+        if self.my_turn() and st.dice is not None and not st.over:
+            col = st.active
+            out += self.sheet_view.targets(layout, self.ncols, col, st.sheets[col].free_boxes())
+            out += self.dice_view.targets(layout)
+        out += super().targets(layout)
+        return out
+
+    def advice(self):
+        """The advisor's advice for the current situation (None until ready)."""
+        st = self.state
+        if self.loader is None or st.over or not self.loader.ready:
+            return None
+        key = (st.seq, st.active, st.dice)
+        if key != self._advice_key:
+            self._advice_key = key
+            try:
+                adv = self.loader.result(0)
+                self._advice = adv.advise(st.sheets[st.active], st.dice, st.rolls_left) if st.dice else None
+            except Exception:
+                self._advice = None
+        return self._advice
+
+    def joker_hint(self) -> str | None:
+        """The joker line under the dice: the bonus and where the roll must go."""
+        st = self.state
+        if st.over or st.dice is None or self.dice_view.animating(self.app.now):
+            return None
+        rs, sheet = st.ruleset, st.sheets[st.active]
+        if not is_joker(rs, sheet, st.dice):
+            return None
+        upper = UPPER_BOXES[st.dice[0] - 1]
+        ok = allowed_boxes(rs, sheet, st.dice)
+        kind = "upper" if tuple(ok) == (upper,) else ("lower" if all(b in LOWER_BOXES for b in ok) else "scratch")
+        bonus = extra_bonus_for(rs, sheet, st.dice)
+        key = f"game.joker_hint.{kind}" + ("_bonus" if bonus else "")
+        return self.t(key, box=self.t(f"box.{upper}"), bonus=bonus)
+
+    def refusal_text(self, code: str) -> str:
+        """A refused click in words; a joker's refusal says where the roll must go."""
+        st = self.state
+        if code == "joker_forces_box" and st.dice is not None:
+            rs, sheet = st.ruleset, st.sheets[st.active]
+            upper = UPPER_BOXES[st.dice[0] - 1]
+            ok = allowed_boxes(rs, sheet, st.dice)
+            if tuple(ok) == (upper,):
+                return self.t("refusal.joker_to_upper", box=self.t(f"box.{upper}"))
+            if ok and all(b in LOWER_BOXES for b in ok):
+                return self.t("refusal.joker_to_lower")
+            return self.t("refusal.joker_to_scratch")
+        return self.t(f"refusal.{code}")
+
+    def hint_mask(self):
+        st = self.state
+        if not self.app.profile.settings["show_hints"] or st.dice is None or st.rolls_left <= 0:
+            return None
+        adv = self.advice()
+        # the rings mean "keep these and roll": never when writing now is better
+        if adv is None or not rolls_first(adv):
+            return None
+        return adv.holds[0].mask
+
+    # ---------------------------------------------------------- enabling
+    def enabled(self, action: Action) -> bool:
+        n = action.name
+        st = self.state
+        if self.dialog is not None and n in (A.ROLL, A.TOGGLE_DIE, A.BOX, A.TOGGLE_HINTS):
+            return False
+        # The rules are core's (check_*); the scene adds only what the screen knows:
+        # whether this window may act now (its seat's turn, connected) and a dialog.
+        if n == A.ROLL:
+            # a second press before the new dice were seen (still landing, or not yet drawn
+            # once) is a double press, not a decision: it must not cost a roll
+            # (the "instant" speedrun setting asked for every press to count)
+            seen = not self.app.profile.roll_guard or (
+                not self.dice_landing() and self.app.frames > self._rolled_frame)
+            return self.my_turn() and seen and check_roll(st, self.my_seat, self.roll_hold()) is None
+        if n in (A.BOX, A.CONFIRM) and self.dice_landing():
+            return False      # nor may a box be written from dice still in the air
+        if n == A.TOGGLE_DIE:
+            return self.my_turn() and check_hold(st, self.my_seat, self.input.held) is None
+        if n == A.BOX:
+            # a filled box or one a joker rules out still takes the click, to say why
+            refusal = check_write(st, self.my_seat, action.arg)
+            return self.my_turn() and (refusal is None or refusal.code in EXPLAINED_ON_CLICK)
+        if n == A.PRESS:
+            if action.arg.startswith("dialog_"):
+                return self.dialog is not None
+            if action.arg == "give_up":
+                return not st.over and self.can_give_up()
+            return True
+        return True
+
+    def can_give_up(self) -> bool:
+        return check_give_up(self.state, self.my_seat) is None
+
+    def shown_held(self) -> list[bool]:
+        """The holds drawn on the dice: mine as I toggle them."""
+        return self.input.held if self.my_turn() else [False] * 5
+
+    def auto_marks(self) -> set:
+        """(seat, box) cells the clock wrote (only tables have a clock)."""
+        return set()
+
+    def roll_hold(self) -> list[bool]:
+        """The dice a roll keeps now: the held ones, none before the first roll."""
+        return list(self.input.held) if self.state.dice is not None else [False] * 5
+
+    # ---------------------------------------------------------- actions
+    def handle(self, action: Action) -> None:
+        n = action.name
+        st = self.state
+        if self.dialog is not None:
+            if n in (A.LEFT, A.RIGHT, A.NEXT, A.PREV, A.UP, A.DOWN):
+                self.focus_id = "dialog_no" if self.focus_id == "dialog_yes" else "dialog_yes"
+            elif n == A.CONFIRM:
+                self.on_press(self.focus_id or "dialog_no")
+            elif n == A.CANCEL:
+                self.dialog = None
+            elif n == A.PRESS:
+                self.on_press(action.arg)
+            return
+        if n == A.ROLL:
+            hold = self.roll_hold()
+            self.input.cancel()
+            self.send_roll(hold)
+            self._rolled_frame = self.app.frames
+            self.dice_view.start_roll(self.app.now, hold, self.app.profile.animation_seconds)
+            self.app.play_sound("dice")
+        elif n == A.TOGGLE_DIE:
+            i = action.arg
+            self.input.held[i] = not self.input.held[i]
+            self.input.cancel()
+        elif n == A.BOX:
+            self.click_box(action.arg)
+        elif n in (A.UP, A.LEFT, A.PREV):
+            self.input.move(st, -1)
+        elif n in (A.DOWN, A.RIGHT, A.NEXT):
+            self.input.move(st, 1)
+        elif n == A.CONFIRM:
+            self._select_suggested()  # Enter in the frame the dice land still writes
+            if self.my_turn() and self.input.selection:
+                self.click_box(self.input.selection)
+            elif self.my_turn() and st.dice is None:
+                self.app.show(self.t("refusal.must_roll_first"))
+        elif n == A.CANCEL:
+            if not self.input.cancel() and not st.over and self.can_give_up():
+                self.dialog = "give_up"
+                self.focus_id = "dialog_no"
+        elif n == A.TOGGLE_HINTS:
+            self.toggle_hints()
+        elif n == A.PRESS:
+            self.on_press(action.arg)
+
+    def toggle_hints(self) -> None:
+        s = self.app.profile.settings
+        s["show_hints"] = not s["show_hints"]
+        self.app.profile.save()
+
+    def on_press(self, id: str) -> None:
+        if id == "hints":
+            self.toggle_hints()
+        elif id == "give_up":
+            self.dialog = "give_up"
+            self.focus_id = "dialog_no"
+        elif id == "dialog_yes":
+            self.dialog = None
+            self.focus_id = None
+            self.send_give_up()
+        elif id == "dialog_no":
+            self.dialog = None
+            self.focus_id = None
+
+    def click_box(self, box: str) -> None:
+        st = self.state
+        before = st.sheets[st.active]
+        kind, arg = self.input.click(st, box)
+        if kind == "refuse":
+            self.app.show(self.refusal_text(arg), "error")
+        elif kind == "write":
+            pts = self.input.previews(st).get(box, 0)
+            self.send_write(box)
+            self.after_write(before, box, pts)
+
+    def after_write(self, before, box, pts) -> None:
+        # a bonus or a Bonanza gets its fanfare from ``watch_sheets``
+        self.app.play_sound("write" if pts else "scratch")
+
+    # ---------------------------------------------------------- feel
+    def motion(self) -> bool:
+        return self.app.profile.animation_seconds > 0
+
+    def watch_sheets(self) -> None:
+        """What changed on the sheets since the last frame, by anyone: a written box counts up;
+        a Bonanza, a joker bonus or the upper bonus of this window's seat is celebrated."""
+        st = self.state
+        seen, self._sheets_seen = self._sheets_seen, st.sheets
+        if seen is None or len(seen) != len(st.sheets):
+            return
+        now, rs = self.app.now, st.ruleset
+        for c, (old, new) in enumerate(zip(seen, st.sheets)):
+            if new is old:
+                continue
+            if self.motion():
+                for b in BOXES:
+                    if old.get(b) is None and new.get(b):
+                        self.sheet_view.count_up(c, b, new.get(b), now)
+            if c != self.my_seat:
+                continue
+            if old.get("bonanza") is None and new.get("bonanza") == BONANZA_POINTS:
+                self.celebrate(self.t("fx.five_equal", box=self.t("box.bonanza")), "fanfare")
+            elif new.extra_bonus > old.extra_bonus:
+                self.celebrate(self.t("fx.joker", bonus=new.extra_bonus - old.extra_bonus), "fanfare")
+            elif new.upper_bonus(rs) > old.upper_bonus(rs):
+                self.celebrate(self.t("fx.upper_bonus", bonus=new.upper_bonus(rs)), "bonus")
+
+    def celebrate(self, text: str, sound: str) -> None:
+        self.app.play_sound(sound)
+        if self.motion():
+            self.celebration = Celebration(text, self.app.now, (self.cx, 300))
+
+    def skip_animation(self) -> None:
+        self.celebration = None
+        self.sheet_view.counts.clear()
+
+    # ---------------------------------------------------------- frame
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        st = self.state
+        key = (st.turn, st.active)
+        if key != self._seen_turn:
+            self._seen_turn = key
+            self.input.reset_turn()
+            self.dice_view.rolled_at = None
+        self._select_suggested()
+        # the press came in during the frame that just passed: this frame already shows it moving
+        self.dice_view.follow_holds(self.shown_held(), self.app.now - dt, self.app.profile.lift_seconds)
+        self.watch_sheets()
+        if self.celebration is not None and not self.celebration.active(self.app.now):
+            self.celebration = None
+        landing = self.dice_landing()
+        if self._was_landing and not landing:
+            self.app.play_sound("land")
+        self._was_landing = landing
+
+    def _select_suggested(self) -> None:
+        """Keep a box selected on my turn once rolled: the advisor's best box after every
+        roll (the player may then move it), else the first allowed."""
+        st = self.state
+        if self.my_turn() and st.dice is not None:
+            adv = self.advice()
+            best = adv.boxes[0].box if adv and adv.boxes else None
+            if best is not None and self._cursor_roll != self._advice_key:
+                self._cursor_roll = self._advice_key
+                if self.input.pending is None:
+                    self.input.selection = best
+            self.input.ensure_selection(st, best)
+
+    def dice_landing(self) -> bool:
+        return self.dice_view.animating(self.app.now)
+
+    def animating(self) -> bool:
+        now = self.app.now
+        return (self.dice_view.animating(now) or self.dice_view.lifting(now) or self.celebration is not None
+                or self.sheet_view.counting(now))
+
+    def still_redraw(self) -> float:
+        # the advisor's build progress bar moves a few times a second, not 60
+        return 0.25 if (self.loader is not None and not self.loader.ready) else super().still_redraw()
+
+    def draw_table_top(self, surface) -> None:
+        pass
+
+    def draw(self, surface) -> None:
+        L = self.layout
+        st = self.state
+        self.draw_background(surface)
+        self.draw_table_top(surface)
+        mine = self.my_turn()
+        active = st.active
+        previews = self.input.previews(st) if (st.dice is not None and not st.over) else {}
+        self.sheet_view.draw(surface, L, st, active_col=active, previews=previews,
+                             selection=self.input.selection if mine else None,
+                             pending=self.input.pending if mine else None,
+                             seat_labels=self.seat_labels(), seat_status=self.seat_status(),
+                             show_selection=mine and st.dice is not None, marks=self.auto_marks(),
+                             now=self.app.now)
+        self.draw_top_bar(surface)
+        held = self.shown_held()
+        hint = self.hint_mask() if mine else None
+        self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
+        joker = self.joker_hint()
+        if joker:
+            self.dice_view.draw_caption(surface, L, joker, self.room_below_dice, width=2 * self.half)
+        # rolls left under the Roll button
+        rl = st.rolls_left if not st.over else 0
+        pip_y = self.pip_y
+        for i in range(MAX_ROLLS):
+            c = L.point(self.cx - 24 + i * 24, pip_y)
+            pygame.draw.circle(surface, theme.GOLD if i < rl else theme.FELT_DARK, c, L.px(7))
+        draw_text(surface, self.tn("game.rolls_left", rl), L.rect((self.cx - 200, pip_y + 10, 400, 28)),
+                  L.font_px(18), theme.TEXT_ON_FELT_SOFT, align="center")
+        self.draw_advisor(surface)
+        self.draw_footer(surface)
+        self.draw_fingerprint(surface)
+        self.draw_widgets_no_dialog(surface)
+        if self.celebration is not None:
+            self.celebration.draw(surface, L, self.app.now)
+        if self.dialog:
+            self.draw_dialog(surface)
+
+    def draw_widgets_no_dialog(self, surface) -> None:
+        d = self.dialog
+        self.dialog = None
+        try:
+            self.draw_widgets(surface)
+        finally:
+            self.dialog = d
+
+    def draw_top_bar(self, surface) -> None:
+        L = self.layout
+        st = self.state
+        n = len(st.setup.seats)
+        turn = min(13, st.turn // max(1, n) + 1) if not st.over else 13
+        left = self.cx - self.half
+        draw_text(surface, self.t("game.turn", n=turn, total=13), L.rect((left, 22, self.half, 40)),
+                  L.font_px(22), theme.TEXT_ON_FELT, bold=True)
+
+    def draw_advisor(self, surface) -> None:
+        L = self.layout
+        st = self.state
+        h = self.half
+        box = L.rect((self.cx - h, 384, 2 * h, 150))
+        if not self.my_turn() or st.over:
+            return
+        if self.loader is not None and not self.loader.ready:
+            pct = int(self.loader.progress * 100)
+            ProgressBar.draw(surface, L.rect((self.cx - h + 40, 440, 2 * h - 80, 30)), self.loader.progress, L,
+                             self.t("error.advisor_building", percent=pct))
+            return
+        if not self.app.profile.settings["show_hints"] or self.loader is None:
+            return
+        s = pygame.Surface(box.size, pygame.SRCALPHA)
+        pygame.draw.rect(s, (0, 0, 0, 60), s.get_rect(), border_radius=L.px(12))
+        surface.blit(s, box)
+        if st.dice is None:
+            draw_text(surface, self.t("game.advisor.wait"), box.inflate(-L.px(30), 0), L.font_px(20),
+                      theme.TEXT_ON_FELT_SOFT, align="center")
+            return
+        adv = self.advice()
+        if adv is None:
+            return
+        total = st.sheets[st.active].total(st.ruleset)
+        y = 394
+        for i, opt in enumerate(verdict_options(adv)):
+            draw_text(surface, self.choice_text(opt, total), L.rect((self.cx - h + 20, y, 2 * h - 40, 32)),
+                      L.font_px(22 if i == 0 else 19), theme.GOLD if i == 0 else theme.TEXT_ON_FELT,
+                      bold=(i == 0))
+            y += 36 if i == 0 else 30
+        draw_text(surface, self.t("game.advisor.explain"),
+                  L.rect((self.cx - h + 20, 496, 2 * h - 40, 26)), L.font_px(16), theme.TEXT_ON_FELT_SOFT)
+
+    def choice_text(self, opt: tuple, total: int) -> str:
+        """One advisor line: the action and the expected final score it leads to."""
+        score = format_decimal(total + opt[-1], lang.current())
+        if opt[0] == "roll":
+            if not opt[1]:
+                return self.t("game.advisor.roll_all", score=score)
+            return self.t("game.advisor.keep_roll", dice=" ".join(map(str, opt[1])), score=score)
+        box = self.t(f"box.{opt[1]}")
+        if opt[2] == 0:
+            return self.t("game.advisor.write_scratch", box=box, score=score)
+        return self.t("game.advisor.write", box=box, points=opt[2], score=score)
+
+    def draw_footer(self, surface) -> None:
+        L = self.layout
+        text = self.t("game.controls")
+        rect = L.rect((self.cx - self.half_wide, 562, 2 * self.half_wide, 30))
+        px = L.font_px(16)
+        parts = text.split(" · ")
+        if fonts.text_width(text, px) <= rect.w or len(parts) < 2:
+            draw_text(surface, text, rect, px, theme.TEXT_ON_FELT_SOFT, align="center")
+            return
+        # too long for a narrow column: two lines, split at the middle separator
+        cut = (len(parts) + 1) // 2
+        for i, line in enumerate((" · ".join(parts[:cut]), " · ".join(parts[cut:]))):
+            draw_text(surface, line, L.rect((self.cx - self.half_wide, 546 + i * 24, 2 * self.half_wide, 24)),
+                      px, theme.TEXT_ON_FELT_SOFT, align="center")
+
+    def commitment(self) -> bytes | None:
+        """The dice's fingerprint, shown from the start (the seed itself comes at the end)."""
+        return None
+
+    def draw_fingerprint(self, surface) -> None:
+        commit = self.commitment()
+        if commit is None:
+            return
+        L = self.layout
+        draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(commit)),
+                  L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15),
+                  theme.TEXT_ON_FELT_SOFT, align="center")
+
+    def dialog_labels(self) -> tuple[str, str]:
+        """The catalogue keys of the dialog's two buttons (yes, no)."""
+        return ("common.yes", "common.no")
+
+    def dialog_lines(self) -> list[str]:
+        """Lines under the dialog's question (the table's standings after leaving)."""
+        return []
+
+    def draw_dialog(self, surface) -> None:
+        L = self.layout
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 140))
+        surface.blit(shade, (0, 0))
+        lines = self.dialog_lines()
+        top = 250 - 28 * len(lines)
+        r = L.rect((400, top, 480, 470 - top))
+        shadowed_panel(surface, r, theme.PAPER, L.px(16), L.px(6))
+        question = self.t(self.give_up_question) if self.dialog == "give_up" else self.t(f"table.{self.dialog}")
+        draw_text(surface, question, L.rect((420, top + 24, 440, 60)), L.font_px(24),
+                  theme.INK, bold=True, align="center")
+        for i, line in enumerate(lines):
+            draw_text(surface, line, L.rect((440, top + 90 + 28 * i, 400, 26)), L.font_px(19),
+                      theme.INK_SOFT, align="center")
+        for w in self.widgets:
+            if w.id.startswith("dialog_"):
+                rr = w.screen_rect(L)
+                w.draw(surface, L, rr.collidepoint(self.app.mouse), w.id == self.focus_id, True)
