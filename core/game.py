@@ -1,6 +1,7 @@
 """Game state as a fold over an ordered list of moves.
 
-A move is a plain dict (it travels through msgpack unchanged):
+A move is a plain dict (it travels through msgpack unchanged; its type is
+``core.records.Move``):
 
     {"type": "roll",    "seat": s, "hold": [5 bools], "dice": [5 faces], "auto": bool}
     {"type": "write",   "seat": s, "box": name, "auto": bool}
@@ -19,33 +20,40 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 import msgpack
 
-from . import dice as dice_mod
+from .records import (
+    GIVE_UP_REASONS,
+    SEAT_KINDS,
+    GiveUpReason,
+    Move,
+    RefusalCode,
+    SeatKind,
+    SeatRecord,
+    StandingRecord,
+)
 from .rules import BOXES, MAX_ROLLS, NUM_DICE, Ruleset, Sheet, allowed_boxes, get_ruleset, joker_refusal, write
 
-SEAT_KINDS = ("human", "bot")
-GIVE_UP_REASONS = ("gave_up", "left", "away")
 MAX_SEATS = 4
 
 
 @dataclass(frozen=True)
 class Seat:
     name: str
-    kind: str = "human"          # "human" or "bot"
+    kind: SeatKind = "human"
     policy: str | None = None    # the bot's policy ("optimal", "casual")
 
     @property
     def is_bot(self) -> bool:
         return self.kind == "bot"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SeatRecord:
         return {"name": self.name, "kind": self.kind, "policy": self.policy}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Seat":
+    def from_dict(cls, d: SeatRecord) -> "Seat":
         return cls(name=d["name"], kind=d["kind"], policy=d.get("policy"))
 
 
@@ -75,7 +83,7 @@ class Setup:
 
 @dataclass(frozen=True)
 class Refusal:
-    code: str      # stable, translated by the client (``refusal.<code>``)
+    code: RefusalCode   # stable, translated by the client (``refusal.<code>``)
     message: str   # English, readable
 
     def __str__(self) -> str:
@@ -83,7 +91,7 @@ class Refusal:
 
 
 class IllegalMove(Exception):
-    def __init__(self, refusal: Refusal):
+    def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.message)
         self.refusal = refusal
 
@@ -96,7 +104,7 @@ class GameState:
     turn: int = 0                        # global turn number, for dice derivation
     rolls: int = 0                       # rolls made in this turn
     dice: tuple[int, ...] | None = None
-    gave_up: tuple[tuple[int, str], ...] = ()   # (seat, why) in the order given up
+    gave_up: tuple[tuple[int, GiveUpReason], ...] = ()   # (seat, why) in the order given up
     seq: int = 0                         # moves applied so far
 
     @property
@@ -120,7 +128,7 @@ class GameState:
     def total(self, seat: int) -> int:
         return self.sheets[seat].total(self.ruleset)
 
-    def canonical(self) -> list:
+    def canonical(self) -> list[object]:
         """A msgpack-ready value holding everything that decides the game."""
         return [
             self.setup.ruleset,
@@ -152,7 +160,7 @@ class GameState:
 
 
 _sha256 = hashlib.sha256
-_pack = msgpack.Packer().pack   # packb's encoding without a Packer per call (for the builtin
+_pack: Callable[[object], bytes] = msgpack.Packer().pack   # packb's encoding without a Packer per call (for the builtin
                                 # types packed here it never lets go of the GIL mid-pack)
 _HASH_HEAD = b"\x9a"
 _FIXARRAY = [bytes((0x90 + n,)) for n in range(16)]
@@ -170,7 +178,7 @@ def new_game(setup: Setup) -> GameState:
 # and ``check`` is built on them, so every rule is written once.  The order of the
 # questions inside each is the order of the codes a player sees first.
 
-def _refuse(code: str, message: str) -> Refusal:
+def _refuse(code: RefusalCode, message: str) -> Refusal:
     return Refusal(code, message)
 
 
@@ -188,8 +196,9 @@ def _seated(state: GameState, seat: Any) -> Refusal | None:
 def _turn(state: GameState, seat: Any) -> Refusal | None:
     """``_seated``, and it is this seat's turn."""
     refusal = _seated(state, seat)
-    if refusal is None and seat != state.active:
-        return _refuse("not_your_turn", f"it is {state.setup.seats[state.active].name}'s turn")
+    active = state.active
+    if refusal is None and active is not None and seat != active:   # _seated: not over
+        return _refuse("not_your_turn", f"it is {state.setup.seats[active].name}'s turn")
     return refusal
 
 
@@ -285,7 +294,7 @@ def check(state: GameState, move: Any) -> Refusal | None:
     return _refuse("bad_move", f"unknown move type {kind!r}")
 
 
-def _dice_refusal(state: GameState, move: dict) -> Refusal | None:
+def _dice_refusal(state: GameState, move: Mapping[str, Any]) -> Refusal | None:
     """A roll's dice are five faces, and the held ones did not change (which faces the
     game key makes is the dealer's business: ``core.match``)."""
     new = move.get("dice")
@@ -297,7 +306,7 @@ def _dice_refusal(state: GameState, move: dict) -> Refusal | None:
     return None
 
 
-def _bools(values) -> bool:
+def _bools(values: Iterable[object]) -> bool:
     """Every value is a bool (True or False themselves, not 0 or 1)."""
     for v in values:
         if v is not True and v is not False:
@@ -305,7 +314,7 @@ def _bools(values) -> bool:
     return True
 
 
-def _faces(values) -> bool:
+def _faces(values: Iterable[object]) -> bool:
     """Every value is an int from 1 to 6."""
     for v in values:
         if type(v) is not int or not 1 <= v <= 6:
@@ -316,7 +325,7 @@ def _faces(values) -> bool:
 # ---------------------------------------------------------------- applying
 
 def _next_active(state: GameState, after: int, sheets: Sequence[Sheet],
-                 gave_up: tuple) -> int | None:
+                 gave_up: tuple[tuple[int, GiveUpReason], ...]) -> int | None:
     """The next seat in seat order that still plays and has a free box."""
     n = len(state.setup.seats)
     if not gave_up:   # everybody plays
@@ -340,8 +349,9 @@ _new_object = object.__new__
 _set_attr = object.__setattr__
 
 
-def _state(setup: Setup, sheets: tuple, active: int | None, turn: int, rolls: int,
-           dice: tuple | None, gave_up: tuple, seq: int) -> GameState:
+def _state(setup: Setup, sheets: tuple[Sheet, ...], active: int | None, turn: int, rolls: int,
+           dice: tuple[int, ...] | None, gave_up: tuple[tuple[int, GiveUpReason], ...],
+           seq: int) -> GameState:
     """``GameState(...)`` without the frozen dataclass's __init__ (a setattr per field):
     ``apply`` makes one per move.  Every field is given, so the result is equal to the
     dataclass-built state (tests compare)."""
@@ -352,30 +362,32 @@ def _state(setup: Setup, sheets: tuple, active: int | None, turn: int, rolls: in
     return state
 
 
-def apply(state: GameState, move: dict) -> GameState:
+def apply(state: GameState, move: object) -> GameState:
     """Fold a move into the state; raises IllegalMove for an illegal one."""
     refusal = check(state, move)
     if refusal is not None:
         raise IllegalMove(refusal)
-    return apply_legal(state, move)
+    return apply_legal(state, cast(Move, move))   # ``check`` found it a legal move
 
 
-def apply_legal(state: GameState, move: dict) -> GameState:
+def apply_legal(state: GameState, move: Move) -> GameState:
     """Fold a move that ``check`` (or the ``check_*`` question for its kind) found legal.
 
     For callers that asked already (``core.match``): the relay folds every move once.
     An unchecked move gives a wrong state or raises; use ``apply`` for moves from outside.
     """
     seq = state.seq + 1
-    kind = move["type"]
-    if kind == "roll":
+    if move["type"] == "roll":
         return _state(state.setup, state.sheets, state.active, state.turn, state.rolls + 1,
                       tuple(move["dice"]), state.gave_up, seq)
-    if kind == "write":
-        seat = state.active
-        sheets = list(state.sheets)
-        sheets[seat] = write(state.ruleset, sheets[seat], state.dice, move["box"])
-        sheets = tuple(sheets)
+    if move["type"] == "write":
+        seat = move["seat"]               # the active seat: check_write refuses any other
+        dice = state.dice
+        if dice is None:                  # check_write refuses a write before a roll
+            raise IllegalMove(Refusal("must_roll_first", "roll the dice first"))
+        changed = list(state.sheets)
+        changed[seat] = write(state.ruleset, changed[seat], dice, move["box"])
+        sheets = tuple(changed)
         return _state(state.setup, sheets, _next_active(state, seat, sheets, state.gave_up),
                       state.turn + 1, 0, None, state.gave_up, seq)
     # give_up
@@ -385,21 +397,14 @@ def apply_legal(state: GameState, move: dict) -> GameState:
         return _state(state.setup, state.sheets, _next_active(state, seat, state.sheets, gave_up),
                       state.turn + 1, 0, None, gave_up, seq)
     active = state.active
-    if _next_active(state, active, state.sheets, gave_up) is None and len(state.setup.seats) > 1:
+    if (active is not None and _next_active(state, active, state.sheets, gave_up) is None
+            and len(state.setup.seats) > 1):
         active = None
     return _state(state.setup, state.sheets, active, state.turn, state.rolls, state.dice,
                   gave_up, seq)
 
 
-def play(state: GameState, move: Any) -> tuple[GameState, Refusal | None]:
-    """Like ``apply`` but never raises: (new state, None) or (old state, refusal)."""
-    refusal = check(state, move)
-    if refusal is not None:
-        return state, refusal
-    return apply(state, move), None
-
-
-def replay(setup: Setup, moves: Iterable[dict]) -> list[GameState]:
+def replay(setup: Setup, moves: Iterable[object]) -> list[GameState]:
     """Every state, from the start through each move."""
     states = [new_game(setup)]
     for m in moves:
@@ -407,27 +412,9 @@ def replay(setup: Setup, moves: Iterable[dict]) -> list[GameState]:
     return states
 
 
-# ---------------------------------------------------------------- helpers
-
-def roll_move(state: GameState, key: bytes, hold: Sequence[bool] = (False,) * NUM_DICE,
-              auto: bool = False) -> dict:
-    """The roll move of the active seat with dice derived from ``key``."""
-    hold = [bool(h) for h in hold] if state.dice is not None else [False] * NUM_DICE
-    dice = dice_mod.roll_dice(key, state.turn, state.rolls + 1, state.dice, hold)
-    return {"type": "roll", "seat": state.active, "hold": hold, "dice": list(dice), "auto": auto}
-
-
-def write_move(state: GameState, box: str, auto: bool = False) -> dict:
-    return {"type": "write", "seat": state.active, "box": box, "auto": auto}
-
-
-def give_up_move(seat: int, why: str = "gave_up") -> dict:
-    return {"type": "give_up", "seat": seat, "why": why}
-
-
 def allowed(state: GameState) -> tuple[str, ...]:
     """Boxes the active seat may write now (empty before the first roll)."""
-    if state.over or state.dice is None:
+    if state.active is None or state.dice is None:   # over, or not rolled yet
         return ()
     return allowed_boxes(state.ruleset, state.sheets[state.active], state.dice)
 
@@ -438,9 +425,9 @@ class Standing:
     name: str
     total: int
     place: int
-    gave_up: str | None   # None, or why the seat stopped
+    gave_up: GiveUpReason | None   # None, or why the seat stopped
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> StandingRecord:
         return {"seat": self.seat, "name": self.name, "total": self.total,
                 "place": self.place, "gave_up": self.gave_up}
 

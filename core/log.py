@@ -12,56 +12,73 @@ insist on identical bytes, so changing any byte anywhere is detected.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, cast
 
 import msgpack
 
 from . import dice as dice_mod
 from .game import GameState, Seat, Setup, standings
+from .records import (
+    MODES,
+    DiceSpec,
+    EndRecord,
+    GameSettings,
+    Header,
+    Intent,
+    Meta,
+    Mode,
+    Move,
+    MoveRecord,
+    Reveal,
+    Signing,
+    VerifyCode,
+)
+
+if TYPE_CHECKING:
+    from .signing import Signer
 
 MAGIC = b"BONANZA-LOG\n"
 FORMAT_VERSION = 1
 CHAIN_TAG = b"bonanza/log/v1"
 MAX_LOG_BYTES = 4 * 1024 * 1024   # a full 4-seat game is a few kilobytes
-MODES = ("solo", "table", "daily", "ranked")
 
 
 class LogError(Exception):
     """A log that cannot be read; ``code`` is stable (``verify.fail.<code>``)."""
 
-    def __init__(self, code: str, detail: str):
+    def __init__(self, code: VerifyCode, detail: str) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
 
 
-def pack(obj: Any) -> bytes:
+def pack(obj: object) -> bytes:
     return msgpack.packb(obj, use_bin_type=True)
 
 
-def chain_next(previous: bytes, record: dict) -> bytes:
+def chain_next(previous: bytes, record: Mapping[str, object]) -> bytes:
     """The record's chain: over the previous chain and the record without ``chain`` and
     ``sig`` (a relay's signature is over the chain, so it cannot be inside it)."""
     body = {k: v for k, v in record.items() if k != "chain" and k != "sig"}
     return hashlib.sha256(previous + pack(body)).digest()
 
 
-def chain_start(header: dict) -> bytes:
+def chain_start(header: Mapping[str, object]) -> bytes:
     return chain_next(CHAIN_TAG, header)
 
 
-def make_header(setup: Setup, mode: str, dice: dict, settings: dict | None = None,
-                meta: dict | None = None, signing: dict | None = None) -> dict:
+def make_header(setup: Setup, mode: Mode, dice: DiceSpec, settings: GameSettings | None = None,
+                meta: Meta | None = None, signing: Signing | None = None) -> Header:
     """A header record.  ``dice`` is ``{"scheme": "commit", "commit": bytes,
     "contributions": [bytes | None, ...]}`` or ``{"scheme": "public", "date": "YYYY-MM-DD"}``.
     ``signing`` (a relay's games) is ``{"relay": public key, "seats": [public key | None]}``."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}")
-    header = {
+    header: Header = {
         "kind": "header", "format": "bonanza-log", "version": FORMAT_VERSION,
         "mode": mode, "ruleset": setup.ruleset,
         "seats": [s.to_dict() for s in setup.seats], "first_seat": setup.first_seat,
-        "settings": dict(settings or {}), "dice": dict(dice), "meta": dict(meta or {}),
+        "settings": (settings or {}).copy(), "dice": dice.copy(), "meta": dict(meta or {}),
     }
     if signing is not None:
         header["signing"] = {"relay": bytes(signing["relay"]),
@@ -70,31 +87,32 @@ def make_header(setup: Setup, mode: str, dice: dict, settings: dict | None = Non
     return header
 
 
-def setup_from_header(header: dict) -> Setup:
+def setup_from_header(header: Mapping[str, Any]) -> Setup:
+    """The game a header starts (KeyError, TypeError or ValueError for a malformed one)."""
     return Setup(ruleset=header["ruleset"],
                  seats=tuple(Seat.from_dict(s) for s in header["seats"]),
                  first_seat=header["first_seat"])
 
 
-def game_key_from(dice: dict, reveal: dict) -> bytes:
+def game_key_from(dice: DiceSpec, reveal: Reveal) -> bytes:
     """The dice key from the header's dice scheme and the end's reveal."""
-    if dice.get("scheme") == "public":
+    if dice["scheme"] == "public":
         return dice_mod.daily_key(dice["date"])
-    if dice.get("scheme") == "day":        # a relay's daily: one key for the whole day
+    if dice["scheme"] == "day":        # a relay's daily: one key for the whole day
         return dice_mod.game_key(reveal["seed"], [None])
     return dice_mod.game_key(reveal["seed"], dice["contributions"])
 
 
-def move_record(seq: int, move: dict, state: GameState, previous_chain: bytes) -> dict:
-    rec = {"kind": "move", "seq": seq, "move": move, "state": state.state_hash()}
+def move_record(seq: int, move: Move, state: GameState, previous_chain: bytes) -> MoveRecord:
+    rec: MoveRecord = {"kind": "move", "seq": seq, "move": move, "state": state.state_hash()}
     rec["chain"] = chain_next(previous_chain, rec)
     return rec
 
 
-def end_record(state: GameState, reveal: dict, previous_chain: bytes,
-               meta: dict | None = None) -> dict:
-    rec = {
-        "kind": "end", "seq": state.seq, "reveal": dict(reveal),
+def end_record(state: GameState, reveal: Reveal, previous_chain: bytes,
+               meta: Meta | None = None) -> EndRecord:
+    rec: EndRecord = {
+        "kind": "end", "seq": state.seq, "reveal": reveal.copy(),
         "totals": [state.total(i) for i in range(len(state.sheets))],
         "standings": [s.to_dict() for s in standings(state)],
         "meta": dict(meta or {}),
@@ -103,7 +121,7 @@ def end_record(state: GameState, reveal: dict, previous_chain: bytes,
     return rec
 
 
-_pack = msgpack.Packer(use_bin_type=True).pack   # ``pack`` without a Packer per call
+_pack: Callable[[object], bytes] = msgpack.Packer(use_bin_type=True).pack   # ``pack`` without a Packer per call
 _unpackb = msgpack.unpackb
 _sha256 = hashlib.sha256
 _CHAIN_KEY = _pack("chain")
@@ -127,8 +145,9 @@ class GameLog:
 
     __slots__ = ("header", "end", "encoded", "_dicts", "_last_chain", "signer", "stamp")
 
-    def __init__(self, header: dict, records: Iterable[dict] = (), end: dict | None = None,
-                 *, keep_dicts: bool = True, signer=None, stamp=None):
+    def __init__(self, header: Header, records: Iterable[MoveRecord] = (), end: EndRecord | None = None,
+                 *, keep_dicts: bool = True, signer: Signer | None = None,
+                 stamp: Callable[[], float] | None = None) -> None:
         self.header = header
         self.end = end
         self.signer = signer          # a relay's core.signing.Signer: every record is signed
@@ -136,7 +155,7 @@ class GameLog:
         # the run began); the caller's callable reads that clock, core reads none.
         self.stamp = stamp
         self.encoded: list[bytes] = []
-        self._dicts: list[dict] | None = [] if keep_dicts else None
+        self._dicts: list[MoveRecord] | None = [] if keep_dicts else None
         self._last_chain: bytes | None = None
         for rec in records:
             self._add(rec, pack(rec))
@@ -144,20 +163,20 @@ class GameLog:
     def __repr__(self) -> str:
         return f"GameLog({self.header.get('mode')!r}, {len(self.encoded)} moves, end={self.end is not None})"
 
-    def _add(self, rec: dict, encoded: bytes) -> None:
+    def _add(self, rec: MoveRecord, encoded: bytes) -> None:
         self.encoded.append(encoded)
         if self._dicts is not None:
             self._dicts.append(rec)
         self._last_chain = rec.get("chain")
 
     @property
-    def records(self) -> list[dict]:
+    def records(self) -> list[MoveRecord]:
         """The move records, in order (decoded when the log keeps only their bytes)."""
         if self._dicts is not None:
             return self._dicts
         return [_unpackb(e) for e in self.encoded]
 
-    def records_from(self, start: int) -> list[dict]:
+    def records_from(self, start: int) -> list[MoveRecord]:
         """The move records from index ``start`` on (``seq > start``)."""
         if self._dicts is not None:
             return self._dicts[start:]
@@ -170,14 +189,16 @@ class GameLog:
     def last_chain(self) -> bytes:
         if self.end is not None:
             return self.end["chain"]
-        return self._last_chain if self.encoded else self.header["chain"]
+        if self._last_chain is not None:     # the last move record's
+            return self._last_chain
+        return self.header["chain"]
 
     @property
-    def moves(self) -> list[dict]:
+    def moves(self) -> list[Move]:
         return [r["move"] for r in self.records]
 
-    def append(self, move: dict, state: GameState,
-               intent: dict | None = None) -> tuple[dict, bytes]:
+    def append(self, move: Move, state: GameState,
+               intent: Intent | None = None) -> tuple[MoveRecord, bytes]:
         """Record ``move`` whose resulting state is ``state``: (the record, its encoding).
         ``intent`` is the seat's signed intent the move was made from, if any.
 
@@ -186,7 +207,7 @@ class GameLog:
         (and a signer's ``sig``) added, which is exactly ``pack(record)`` (msgpack
         keeps key order; tests compare with ``move_record``).
         """
-        rec = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
+        rec: MoveRecord = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
         if self.stamp is not None:
             rec["at"] = int(self.stamp())
         if intent is not None:
@@ -203,7 +224,7 @@ class GameLog:
         self._add(rec, encoded)
         return rec, encoded
 
-    def finish(self, state: GameState, reveal: dict, meta: dict | None = None) -> dict:
+    def finish(self, state: GameState, reveal: Reveal, meta: Meta | None = None) -> EndRecord:
         end = end_record(state, reveal, self.last_chain, meta)
         if self.signer is not None:
             end["sig"] = self.signer.sign_record(end["chain"])
@@ -217,7 +238,7 @@ class GameLog:
         return b"".join(parts)
 
 
-def _records(data: bytes) -> Iterator[tuple[dict, bytes]]:
+def _records(data: bytes) -> Iterator[tuple[dict[str, Any], bytes]]:
     """Decode records, insisting each one is in canonical encoding: (record, its bytes)."""
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=MAX_LOG_BYTES)
     body = data[len(MAGIC):]
@@ -246,7 +267,9 @@ def _records(data: bytes) -> Iterator[tuple[dict, bytes]]:
 def parse_log(data: bytes) -> GameLog:
     """Split a log file into header, move records and end, checking the chain.
 
-    Only structure is checked here; ``core.verify`` checks the game itself.
+    Only structure is checked here; ``core.verify`` checks the game itself.  The records
+    are typed as the format has them (``core.records``); ``core.logschema.check_log``
+    is what confirms every field before a verifier relies on one.
     """
     if len(data) > MAX_LOG_BYTES:
         raise LogError("corrupt", f"the file is larger than {MAX_LOG_BYTES} bytes")
@@ -265,7 +288,7 @@ def parse_log(data: bytes) -> GameLog:
                        f"this Bonanza reads version {FORMAT_VERSION}")
     if header.get("chain") != chain_start(header):
         raise LogError("chain", "the header was changed after it was written")
-    log = GameLog(header=header)
+    log = GameLog(header=cast(Header, header))   # kind, format, version and chain checked
     for rec, encoded in records:
         if log.end is not None:
             raise LogError("trailing_data", "there is data after the end of the game")
@@ -276,9 +299,9 @@ def parse_log(data: bytes) -> GameLog:
         if kind == "move":
             if rec.get("seq") != len(log.encoded) + 1:
                 raise LogError("corrupt", f"move {rec.get('seq')!r} is out of sequence")
-            log._add(rec, encoded)
+            log._add(cast(MoveRecord, rec), encoded)   # a move record by its kind and chain
         elif kind == "end":
-            log.end = rec
+            log.end = cast(EndRecord, rec)
         else:
             raise LogError("corrupt", f"unknown record kind {kind!r}")
     return log

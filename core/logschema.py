@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import GIVE_UP_REASONS, MAX_SEATS
+from .game import MAX_SEATS
+from .log import GameLog
+from .records import GIVE_UP_REASONS, MODES
 from .rules import BOXES, NUM_DICE
 from .settings import BOT_POLICIES, MAX_NAME, RULESETS, TURN_SECONDS
 
@@ -18,7 +20,6 @@ class FormatError(ValueError):
     """A log that is not in the exact format; ``where`` names the record."""
 
 
-MODES = ("solo", "table", "daily", "ranked")
 MAX_AT = 24 * 3600 * 1000          # ms: a record's relay time in a ranked run
 MAX_META_KEYS = 16
 MAX_TEXT = 200            # any free-form text in ``meta``
@@ -43,7 +44,7 @@ def _bin(v: Any, n: int) -> bool:
     return isinstance(v, bytes) and len(v) == n
 
 
-def _keys(where: str, obj: Any, allowed: set, required: set) -> dict:
+def _keys(where: str, obj: Any, allowed: set[str], required: set[str]) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise FormatError(f"{where} is not a map")
     extra = sorted(str(k)[:30] for k in obj if k not in allowed)
@@ -158,7 +159,8 @@ def check_move_record(rec: Any, nseats: int) -> None:
     move = rec["move"]
     kind = move.get("type") if isinstance(move, dict) else None
     _field(w, "type", kind in _MOVES, "roll, write or give_up")
-    _keys(w, move, _MOVES[kind], _MOVES[kind])
+    fields = _MOVES[move["type"]]
+    _keys(w, move, fields, fields)
     _field(w, "seat", _int(move["seat"]) and 0 <= move["seat"] < nseats, "one of the seats")
     if kind == "roll":
         _field(w, "hold", isinstance(move["hold"], list) and len(move["hold"]) == NUM_DICE
@@ -173,7 +175,8 @@ def check_move_record(rec: Any, nseats: int) -> None:
         _field(w, "auto", type(move["auto"]) is bool, "true or false")
     if "intent" in rec:
         intent = rec["intent"]
-        _keys(f"{w}'s signed request", intent, _INTENTS[kind], _INTENTS[kind])
+        asked = _INTENTS[move["type"]]
+        _keys(f"{w}'s signed request", intent, asked, asked)
         _field(w, "intent.seq", _int(intent["seq"]), "a move number")
         _field(w, "intent.sig", _bin(intent["sig"], 64), "a 64-byte signature")
 
@@ -200,7 +203,7 @@ def check_end(end: Any, nseats: int) -> None:
         _field(w, "sig", _bin(end["sig"], 64), "a 64-byte signature")
 
 
-def check_log(log) -> None:
+def check_log(log: GameLog) -> None:
     """Every record of a parsed log in the exact format; FormatError otherwise."""
     check_header(log.header)
     n = len(log.header["seats"])

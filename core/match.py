@@ -11,7 +11,7 @@ global randomness.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union, cast
 
 from . import dice as dice_mod
 from .game import (
@@ -28,17 +28,39 @@ from .game import (
     new_game,
 )
 from .log import GameLog, make_header
+from .records import (
+    EndRecord,
+    GameSettings,
+    GiveUpReason,
+    Intent,
+    Meta,
+    Mode,
+    Move,
+    MoveRecord,
+    Reveal,
+    RollMove,
+    Signing,
+)
 from .rules import NUM_DICE
 from .settings import DAILY_RULESET
 
+if TYPE_CHECKING:
+    from .signing import Signer
+
 NO_HOLD: tuple[bool, ...] = (False,) * NUM_DICE
 GAME_OVER = Refusal("game_over", "the game is over")
+
+# What a move asked of a ``Match`` gives: the record it appended, or why nothing happened.
+# Test the refusal by index (``if outcome[1] is not None``) and the record's type narrows.
+Outcome = Union[tuple[MoveRecord, None], tuple[None, Refusal]]
 
 
 def dice_turn(state: GameState, per_seat: bool) -> int:
     """The turn number the dice are dealt for: the game's turn, or — at a daily table,
     where everyone rolls the day's dice — the active seat's own turn (0-12)."""
-    return state.sheets[state.active].filled_count if per_seat else state.turn
+    if per_seat and state.active is not None:   # a roll is only ever dealt mid-game
+        return state.sheets[state.active].filled_count
+    return state.turn
 
 
 def kept_by_default(state: GameState, seat: int, held: Sequence[bool]) -> list[bool]:
@@ -48,7 +70,7 @@ def kept_by_default(state: GameState, seat: int, held: Sequence[bool]) -> list[b
     return list(held) if state.dice is not None and seat == state.active else list(NO_HOLD)
 
 
-def held_after(before: GameState, after: GameState, move: dict[str, Any],
+def held_after(before: GameState, after: GameState, move: Mapping[str, Any],
                held: list[bool]) -> list[bool]:
     """The dice the active seat holds once ``move`` took ``before`` to ``after``: what a
     roll kept; nothing in a new turn or for another active seat; else still ``held``.
@@ -60,7 +82,7 @@ def held_after(before: GameState, after: GameState, move: dict[str, Any],
     return held
 
 
-def dice_refusal(state: GameState, key: bytes, move: dict,
+def dice_refusal(state: GameState, key: bytes, move: RollMove,
                  per_seat: bool = False) -> Refusal | None:
     """For a legal roll: None when its dice are the ones ``key`` deals, else
     ``wrong_dice`` (a code only a forged or corrupted log can produce)."""
@@ -71,16 +93,23 @@ def dice_refusal(state: GameState, key: bytes, move: dict,
     return None
 
 
+def _signing(signer: Signer | None, seat_keys: Sequence[bytes | None] | None,
+             seats: int) -> Signing | None:
+    if signer is None:
+        return None
+    return {"relay": signer.public, "seats": list(seat_keys) if seat_keys is not None else [None] * seats}
+
+
 class Match:
     """Moves are made here and nowhere else.
 
-    Every method that makes a move returns ``(record, refusal)``: the appended log
-    record (a dict; its canonical bytes are ``match.log.encoded[-1]``) and None, or
+    Every method that makes a move returns an ``Outcome``, ``(record, refusal)``: the
+    appended log record (its canonical bytes are ``match.log.encoded[-1]``) and None, or
     None and the ``Refusal`` (nothing changed).  ``seat`` is the seat asking; left
     out, it is the active seat (a solo game, a bot playing its own turn).
     """
 
-    def __init__(self, setup: Setup, key: bytes, log: GameLog, reveal: dict):
+    def __init__(self, setup: Setup, key: bytes, log: GameLog, reveal: Reveal) -> None:
         self.setup = setup
         self.key = key
         self.log = log
@@ -89,54 +118,47 @@ class Match:
         # The dice the active seat holds now: what its last roll kept, or what it
         # announced since (``hold``); a roll without a hold keeps these.
         self.held: list[bool] = list(NO_HOLD)
-        self.per_seat = log.header["dice"].get("scheme") == "day"   # see dice_turn
+        self.per_seat = log.header["dice"]["scheme"] == "day"   # see dice_turn
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def create(cls, ruleset: str, seats: Sequence[Seat], seed: bytes, mode: str = "table",
+    def create(cls, ruleset: str, seats: Sequence[Seat], seed: bytes, mode: Mode = "table",
                contributions: Sequence[bytes | None] | None = None,
-               settings: dict | None = None, meta: dict | None = None,
-               signer=None, seat_keys: Sequence[bytes | None] | None = None,
-               stamp=None) -> "Match":
+               settings: GameSettings | None = None, meta: Meta | None = None,
+               signer: Signer | None = None, seat_keys: Sequence[bytes | None] | None = None,
+               stamp: Callable[[], float] | None = None) -> "Match":
         """A committed-seed game: ``seed`` is secret until ``finish``.  With ``signer`` (a
         relay's ``core.signing.Signer``) every record is signed, and ``seat_keys`` names
         the public key each human seat signs its intents with; ``stamp`` (a ranked run)
         gives each record's time in ms."""
-        if contributions is None:
-            contributions = [None] * len(seats)
-        contributions = [None if c is None else bytes(c) for c in contributions]
-        key = dice_mod.game_key(seed, contributions)
+        given = [None] * len(seats) if contributions is None else contributions
+        contribs = [None if c is None else bytes(c) for c in given]
+        key = dice_mod.game_key(seed, contribs)
         setup = Setup(ruleset, tuple(seats), dice_mod.first_seat(key, len(seats)))
-        signing = None
-        if signer is not None:
-            signing = {"relay": signer.public,
-                       "seats": list(seat_keys) if seat_keys is not None else [None] * len(seats)}
         header = make_header(setup, mode, {"scheme": "commit", "commit": dice_mod.commitment(seed),
-                                           "contributions": contributions}, settings, meta,
-                             signing)
+                                           "contributions": contribs}, settings, meta,
+                             _signing(signer, seat_keys, len(seats)))
         return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer, stamp=stamp),
                    {"seed": bytes(seed)})
 
     @classmethod
     def create_day(cls, date_iso: str, seats: Sequence[Seat], seed: bytes,
-                   settings: dict | None = None, meta: dict | None = None, signer=None,
+                   settings: GameSettings | None = None, meta: Meta | None = None,
+                   signer: Signer | None = None,
                    seat_keys: Sequence[bytes | None] | None = None) -> "Match":
         """A relay's daily game, one seat or a table: the day's secret ``seed`` makes one
         key for everyone that day (``game_key(seed, [nil])``), each seat rolls the dice of
         its own k-th turn, and the key picks who starts.  ``yacht`` rules."""
         key = dice_mod.game_key(seed, [None])
         setup = Setup(DAILY_RULESET, tuple(seats), dice_mod.first_seat(key, len(seats)))
-        signing = None
-        if signer is not None:
-            signing = {"relay": signer.public,
-                       "seats": list(seat_keys) if seat_keys is not None else [None] * len(seats)}
         header = make_header(setup, "daily", {"scheme": "day", "commit": dice_mod.commitment(seed),
-                                              "date": date_iso}, settings, meta, signing)
+                                              "date": date_iso}, settings, meta,
+                             _signing(signer, seat_keys, len(seats)))
         return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer),
                    {"seed": bytes(seed)})
 
     @classmethod
-    def create_daily(cls, date_iso: str, name: str, meta: dict | None = None) -> "Match":
+    def create_daily(cls, date_iso: str, name: str, meta: Meta | None = None) -> "Match":
         """An offline daily challenge: public dice from the date, ``yacht`` rules."""
         key = dice_mod.daily_key(date_iso)
         setup = Setup("yacht", (Seat(name),), 0)
@@ -146,30 +168,27 @@ class Match:
     # ------------------------------------------------------------ playing
     @property
     def commitment(self) -> bytes | None:
-        return self.log.header["dice"].get("commit")
-
-    def _seat(self, seat: int | None) -> Any:
-        return self.state.active if seat is None else seat
+        dice = self.log.header["dice"]
+        return None if dice["scheme"] == "public" else dice["commit"]
 
     def roll(self, hold: Sequence[bool] | None = None, auto: bool = False, *,
-             seat: int | None = None, intent: dict | None = None
-             ) -> tuple[dict | None, Refusal | None]:
+             seat: int | None = None, intent: Intent | None = None) -> Outcome:
         """Roll the dice not in ``hold`` (five bools); without ``hold``, keep ``held``.
 
         Nothing may be held before the turn's first roll, and not all five."""
         st = self.state
         if st.active is None:
             return None, GAME_OVER
-        seat = self._seat(seat)
+        who = st.active if seat is None else seat
         if hold is None:
-            hold = self.roll_hold(seat)
-        refusal = check_roll(st, seat, hold)
+            hold = self.roll_hold(who)
+        refusal = check_roll(st, who, hold)
         if refusal is not None:
             return None, refusal
-        hold = list(hold)
+        kept = list(hold)
         dice = dice_mod.roll_dice(self.key, dice_turn(st, self.per_seat), st.rolls + 1, st.dice,
-                                  hold)
-        return self._fold({"type": "roll", "seat": seat, "hold": hold, "dice": list(dice),
+                                  kept)
+        return self._fold({"type": "roll", "seat": who, "hold": kept, "dice": list(dice),
                            "auto": auto}, intent), None
 
     def roll_hold(self, seat: int) -> list[bool]:
@@ -184,34 +203,38 @@ class Match:
         return refusal
 
     def write(self, box: str, auto: bool = False, *, seat: int | None = None,
-              intent: dict | None = None) -> tuple[dict | None, Refusal | None]:
+              intent: Intent | None = None) -> Outcome:
         """Write the dice into ``box``; the turn passes."""
-        if self.state.active is None:
+        active = self.state.active
+        if active is None:
             return None, GAME_OVER
-        seat = self._seat(seat)
-        refusal = check_write(self.state, seat, box)
+        who = active if seat is None else seat
+        refusal = check_write(self.state, who, box)
         if refusal is not None:
             return None, refusal
-        return self._fold({"type": "write", "seat": seat, "box": box, "auto": auto}, intent), None
+        return self._fold({"type": "write", "seat": who, "box": box, "auto": auto}, intent), None
 
-    def give_up(self, seat: int, why: str = "gave_up",
-                intent: dict | None = None) -> tuple[dict | None, Refusal | None]:
+    def give_up(self, seat: int, why: GiveUpReason = "gave_up",
+                intent: Intent | None = None) -> Outcome:
         """``seat`` stops playing (``why``: gave_up, left or away); any seat, any time."""
         refusal = check_give_up(self.state, seat, why)
         if refusal is not None:
             return None, refusal
         return self._fold({"type": "give_up", "seat": seat, "why": why}, intent), None
 
-    def play(self, move: Any) -> tuple[dict | None, Refusal | None]:
+    def play(self, move: object) -> Outcome:
         """A whole move dict (as in a log): checked, and a roll's dice must be the key's."""
         refusal = check(self.state, move)
-        if refusal is None and move["type"] == "roll":
-            refusal = dice_refusal(self.state, self.key, move, self.per_seat)
         if refusal is not None:
             return None, refusal
-        return self._fold(move), None
+        legal = cast(Move, move)   # ``check`` found it a legal move
+        if legal["type"] == "roll":
+            refusal = dice_refusal(self.state, self.key, legal, self.per_seat)
+            if refusal is not None:
+                return None, refusal
+        return self._fold(legal), None
 
-    def _fold(self, move: dict, intent: dict | None = None) -> dict:
+    def _fold(self, move: Move, intent: Intent | None = None) -> MoveRecord:
         old = self.state
         self.state = state = apply_legal(old, move)
         self.held = held_after(old, state, move, self.held)
@@ -219,18 +242,19 @@ class Match:
         return rec
 
     # ------------------------------------------------------------ the end
-    def finish(self, meta: dict | None = None) -> dict:
+    def finish(self, meta: Meta | None = None) -> EndRecord:
         """Reveal the seed and close the log; only once the game is over."""
         if not self.state.over:
             raise ValueError("the game is not over yet")
-        if self.log.end is None:
-            self.log.finish(self.state, self._reveal, meta)
-        return self.log.end
+        end = self.log.end
+        if end is None:
+            end = self.log.finish(self.state, self._reveal, meta)
+        return end
 
     @property
-    def reveal(self) -> dict | None:
+    def reveal(self) -> Reveal | None:
         """The reveal, available once the game is over."""
-        return dict(self._reveal) if self.state.over else None
+        return self._reveal.copy() if self.state.over else None
 
 
 class Replay:
@@ -238,18 +262,22 @@ class Replay:
     (with the revealed key, so every die is checked too) or a table being followed
     (without a key: the dice are the dealer's secret until the end)."""
 
-    def __init__(self, setup: Setup, key: bytes | None = None, per_seat: bool = False):
+    def __init__(self, setup: Setup, key: bytes | None = None, per_seat: bool = False) -> None:
         self.setup = setup
         self.key = key
         self.per_seat = per_seat
         self.state: GameState = new_game(setup)
 
-    def accept(self, move: Any) -> Refusal | None:
+    def accept(self, move: object) -> Refusal | None:
         """Fold ``move`` if it is legal (and, with a key, its dice are the key's)."""
         state = self.state
         refusal = check(state, move)
-        if refusal is None and self.key is not None and move["type"] == "roll":
-            refusal = dice_refusal(state, self.key, move, self.per_seat)
-        if refusal is None:
-            self.state = apply_legal(state, move)
-        return refusal
+        if refusal is not None:
+            return refusal
+        legal = cast(Move, move)   # ``check`` found it a legal move
+        if self.key is not None and legal["type"] == "roll":
+            refusal = dice_refusal(state, self.key, legal, self.per_seat)
+            if refusal is not None:
+                return refusal
+        self.state = apply_legal(state, legal)
+        return None

@@ -14,11 +14,13 @@ cryptography; nothing here is hand-made crypto.  docs/fairness.md has test vecto
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Mapping
 
 import msgpack
 import nacl.exceptions
 import nacl.signing
+
+from .records import Intent, MoveType
 
 RECORD_TAG = b"bonanza/record-sig/v1"
 INTENT_TAG = b"bonanza/intent-sig/v1"
@@ -29,7 +31,7 @@ SIG_BYTES = 64
 class Signer:
     """A private key that signs; ``public`` is its 32-byte public key."""
 
-    def __init__(self, seed: bytes):
+    def __init__(self, seed: bytes) -> None:
         if not isinstance(seed, bytes) or len(seed) != KEY_BYTES:
             raise ValueError("a signing key is 32 bytes")
         self._key = nacl.signing.SigningKey(seed)
@@ -41,7 +43,7 @@ class Signer:
     def sign_record(self, chain: bytes) -> bytes:
         return self.sign(record_message(chain))
 
-    def sign_intent(self, game_id: bytes, intent: dict) -> bytes:
+    def sign_intent(self, game_id: bytes, intent: Mapping[str, object]) -> bytes:
         return self.sign(intent_message(game_id, intent))
 
     @property
@@ -68,9 +70,10 @@ def record_message(chain: bytes) -> bytes:
     return RECORD_TAG + chain
 
 
-def intent_body(seq: int, kind: str, hold: Any = None, box: Any = None) -> dict:
-    """The canonical intent a seat signs: the last move it saw, and what it asks for."""
-    body: dict = {"seq": seq, "type": kind}
+def intent_body(seq: int, kind: MoveType, hold: Any = None, box: Any = None) -> Intent:
+    """The canonical intent a seat signs: the last move it saw, and what it asks for
+    (``hold``, five true/false values, for a roll; ``box`` for a write: taken as given)."""
+    body: Intent = {"seq": seq, "type": kind}
     if kind == "roll":
         body["hold"] = [bool(h) for h in hold]
     elif kind == "write":
@@ -78,7 +81,7 @@ def intent_body(seq: int, kind: str, hold: Any = None, box: Any = None) -> dict:
     return body
 
 
-def intent_message(game_id: bytes, intent: dict) -> bytes:
+def intent_message(game_id: bytes, intent: Mapping[str, object]) -> bytes:
     """What a seat signs: the game (its header's chain) and the intent without ``sig``."""
     body = {k: v for k, v in intent.items() if k != "sig"}
     return INTENT_TAG + game_id + msgpack.packb(body, use_bin_type=True)

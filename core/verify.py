@@ -9,12 +9,13 @@ from .game import GameState, standings
 from .log import GameLog, LogError, game_key_from, parse_log, setup_from_header
 from .logschema import FormatError, check_log
 from .match import Replay
+from .records import EndRecord, Intent, Move, VerifyCode
 
 
 @dataclass
 class Verdict:
     ok: bool
-    code: str                 # "ok" or a ``LogError`` code
+    code: VerifyCode          # "ok" or a ``LogError`` code
     detail: str               # one line for a person
     log: GameLog | None = None
     states: list[GameState] = field(default_factory=list)
@@ -24,14 +25,13 @@ class Verdict:
         return ("VALID: " if self.ok else "INVALID: ") + self.detail
 
 
-def _fail(code: str, detail: str) -> LogError:
+def _fail(code: VerifyCode, detail: str) -> LogError:
     return LogError(code, detail)
 
 
-def _check_dice_header(log: GameLog) -> bytes:
+def _check_dice_header(log: GameLog, end: EndRecord) -> bytes:
     """The game key, after checking the reveal against the commitment."""
     dice = log.header.get("dice")
-    end = log.end
     if not isinstance(dice, dict) or dice.get("scheme") not in ("commit", "public", "day"):
         raise _fail("corrupt", "the header does not say how the dice were made")
     reveal = end.get("reveal") if isinstance(end.get("reveal"), dict) else {}
@@ -67,7 +67,7 @@ def verify_log(log: GameLog) -> Verdict:
         raise _fail("corrupt", f"the header is malformed ({e})")
     if log.end is None:
         raise _fail("missing_reveal", "the game has no end record: it is unfinished or cut off")
-    key = _check_dice_header(log)
+    key = _check_dice_header(log, log.end)
     if dice_mod.first_seat(key, len(setup.seats)) != setup.first_seat:
         raise _fail("first_seat", "the starting seat does not follow from the dice key")
     # The logged moves go through the same fold as a live game's (core.match): legality
@@ -103,13 +103,13 @@ def verify_log(log: GameLog) -> Verdict:
         if (end.get("meta") or {}).get("duration_ms") != last:
             raise _fail("time", f"the run's time {(end.get('meta') or {}).get('duration_ms')} "
                                 f"ms is not the relay's {last} ms")
-    signed = _check_signatures(log)
+    signed = _check_signatures(log, end)
     summary = ", ".join(f"{s['place']}. {s['name']} {s['total']}" for s in expected_standings)
     return Verdict(True, "ok", f"every die, move and total checks out ({summary})", log, states,
                    signed)
 
 
-def _made_by_seat(move: dict) -> bool:
+def _made_by_seat(move: Move) -> bool:
     """A move the seat asked for itself (not the clock's, not the relay's for a seat that
     left or went away): the moves a seat's key must sign."""
     if move.get("auto"):
@@ -117,11 +117,11 @@ def _made_by_seat(move: dict) -> bool:
     return move["type"] in ("roll", "write") or move.get("why", "gave_up") == "gave_up"
 
 
-def _intent_of(move: dict, seq_before: int) -> dict:
+def _intent_of(move: Move, seq_before: int) -> Intent:
     return signing.intent_body(seq_before, move["type"], move.get("hold"), move.get("box"))
 
 
-def _check_signatures(log: GameLog) -> str:
+def _check_signatures(log: GameLog, end: EndRecord) -> str:
     """Every signature of a relay's log, or that an unsigned log carries none; the
     sentence a person reads about who signed what."""
     header = log.header
@@ -132,7 +132,7 @@ def _check_signatures(log: GameLog) -> str:
         for rec in log.records:
             if "sig" in rec or "intent" in rec:
                 raise _fail("signature", f"move {rec['seq']} is signed but the header names no keys")
-        if "sig" in log.end:
+        if "sig" in end:
             raise _fail("signature", "the end is signed but the header names no keys")
         if header.get("mode") == "solo":
             return "self-dealt: the player's own program dealt the dice; nothing is signed"
@@ -165,7 +165,7 @@ def _check_signatures(log: GameLog) -> str:
             raise _fail("signature", f"move {seq} is not what {who} asked for")
         if not signing.valid(key, signing.intent_message(game_id, intent), intent.get("sig")):
             raise _fail("signature", f"move {seq}: {who}'s signature does not match")
-    if not signing.valid(relay, signing.record_message(log.end["chain"]), log.end.get("sig")):
+    if not signing.valid(relay, signing.record_message(end["chain"]), end.get("sig")):
         raise _fail("signature", "the end of the game is not signed by the relay's key")
     parts = []
     for i, k in enumerate(keys):

@@ -14,15 +14,12 @@ from bonanza.core.game import (
     allowed,
     apply,
     check,
-    give_up_move,
     new_game,
-    play,
     replay,
-    roll_move,
     standings,
-    write_move,
 )
 from bonanza.core.rules import BOXES
+from tests.moves import give_up_move, play, roll_move, write_move
 
 KEY = dice.game_key(b"test-game", [])
 
