@@ -37,7 +37,8 @@ def test_frames_do_not_query_the_store(app, monkeypatch, which):
     store = app.profile.store
     _finished_daily(store, today_utc())
     if which == "results":
-        from bonanza.client.store.records import finish_and_record, new_solo_match
+        from bonanza.client.solo import new_solo_match
+        from bonanza.client.store.records import finish_and_record
         m = new_solo_match("Player", seed_text="01" * 32)
         while not m.state.over:
             m.roll([False] * 5)

@@ -9,8 +9,9 @@ import pytest
 from test_store_helpers import ROOT, play_first_box, solo_log
 
 from bonanza.client import commands as cli
+from bonanza.client.solo import new_solo_match
 from bonanza.client.store import open_store
-from bonanza.client.store.records import RecordError, export_record, finish_and_record, import_record, new_solo_match
+from bonanza.client.store.records import RecordError, export_record, finish_and_record, import_record
 from bonanza.core.settings import SettingError
 
 

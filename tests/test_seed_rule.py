@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from bonanza.client.commands import main as cli
-from bonanza.client.store.records import new_solo_match
+from bonanza.client.solo import new_solo_match
 from bonanza.core.log import parse_log
 from bonanza.core.settings import SettingError, seed_from_text
 

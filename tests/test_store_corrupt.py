@@ -120,14 +120,14 @@ def test_a_folder_in_place_of_the_file_is_moved_aside(tmp_path):
 
 
 def test_a_file_locked_by_another_window_is_in_use_not_damaged(tmp_path, monkeypatch):
-    import bonanza.client.store as store_mod
+    from bonanza.client.store import files
     data = str(tmp_path / "data")
     fill(data, 2)
     path = os.path.join(data, "bonanza.db")
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("PRAGMA journal_mode = DELETE")  # a rollback journal: an exclusive lock blocks readers
     other.execute("BEGIN EXCLUSIVE")
-    monkeypatch.setattr(store_mod, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(files, "BUSY_TIMEOUT_MS", 100)
     try:
         store, notices = open_store(data)
         assert [n.code for n in notices] == ["store.busy"]

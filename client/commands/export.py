@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..store.records import add_data_argument
+from .account import add_data_argument
 
 
 def add_parser(sub) -> None:
@@ -18,7 +18,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..store.records import RecordError, cli_store, export_record, format_duration, missing_data_dir
+    from ..store.records import RecordError, export_record, format_duration
+    from .account import cli_store, missing_data_dir
 
     problem = missing_data_dir(args.data)
     if problem:

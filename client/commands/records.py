@@ -7,7 +7,7 @@ import sys
 
 from bonanza.core.settings import RULESETS
 
-from ..store.records import add_data_argument
+from .account import add_data_argument
 
 
 def add_parser(sub) -> None:
@@ -45,7 +45,8 @@ def seed_note(g) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..store.records import cli_store, format_duration, missing_data_dir
+    from ..store.records import format_duration
+    from .account import cli_store, missing_data_dir
 
     problem = missing_data_dir(args.data)
     if problem:

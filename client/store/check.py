@@ -25,6 +25,7 @@ from datetime import date as _date
 from bonanza.core.verify import verify_bytes
 
 from . import schema
+from .files import game_file_name
 from .summary import summarize
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -186,7 +187,6 @@ def _game_files(conn, out) -> None:
     """A game's file link that fails its checksum is rebuilt from the game's row (the
     file's name is made of it); a link to no game is dropped.  The files themselves are
     copies of logs the database holds, so nothing is lost either way."""
-    from .records import game_file_name
     cols = schema.ROW_SUM_COLS["game_files"]
     for row in conn.execute(f"SELECT rowid, {', '.join(cols)}, row_sum FROM game_files"
                             ).fetchall():

@@ -10,21 +10,31 @@ Two passes, both keeping whatever they can:
 
 Game logs are self-describing, so every recovered log is recorded again
 through ``Store._record``, which recomputes its row, the bests and the daily.
+
+``salvage_file`` is the whole operation, crash-safe at every step: the damaged
+file moved aside, a new one filled under another name, renamed into place.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
+import time
 from datetime import datetime
+from typing import Any
 
 import msgpack
 
 from bonanza.core.log import MAGIC, MAX_LOG_BYTES
 from bonanza.core.verify import verify_bytes
 
-from . import schema
+from . import kill_hook, schema
 from .check import valid_date
+from .files import DB_NAME, close_into_one_file, connect, create_new, fsync, remove_db_files, write_json_atomic
+from .game_record import utc_now_iso
+from .notices import Notice
+from .recording import Recording
 
 MAX_ROW_ERRORS = 200
 
@@ -97,7 +107,9 @@ def _from_sqlite(path: str, files: dict | None = None
     """What SQLite can still read, every row checked: a row whose checksum fails (or,
     in an older file without checksums, whose values are malformed) is left behind.
     ``files`` is filled with each game's ``.bonanza`` file (log sha256 -> relative path)."""
-    profile, logs, daily = None, [], []
+    profile: dict | None = None
+    logs: list[tuple[str | None, bytes]] = []
+    daily: list[tuple] = []
     files = {} if files is None else files
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
@@ -198,7 +210,7 @@ def _raw_logs(path: str) -> list[bytes]:
     return out
 
 
-def salvage(moved_path: str, store) -> int:
+def salvage(moved_path: str, store: Recording) -> int:
     """Copy what can be read from ``moved_path`` into ``store``; returns the games recovered.
 
     Safe to run again on the same store (a resumed salvage): a log recorded twice is
@@ -224,6 +236,7 @@ def salvage(moved_path: str, store) -> int:
             recovered += 1
         except Exception:
             continue
+        kill_hook.reached("salvage_row")
         if digest in files and rec.file is None:
             store._link_file(rec.id, files[digest])   # the file is still there: keep it
     for day, name, started_at in daily:
@@ -239,7 +252,7 @@ def salvage(moved_path: str, store) -> int:
     return recovered
 
 
-def _restore_profile(store, profile: dict | None) -> None:
+def _restore_profile(store: Recording, profile: dict | None) -> None:
     if store._query("SELECT 1 FROM profiles LIMIT 1"):
         return   # a resumed salvage restored it already
     if profile is None:
@@ -260,3 +273,112 @@ def _restore_profile(store, profile: dict | None) -> None:
     except Exception:
         pass
 
+
+
+# ------------------------------------------------------------------ the whole salvage, crash-safe
+
+SALVAGE_MARKER = ".salvage"      # bonanza.db.salvage: JSON, a salvage has begun
+SALVAGE_TEMP = ".salvaging"      # bonanza.db.salvaging: the new file being filled
+
+
+def salvage_file(path: str, directory: str, notices: list[Notice], reason: str | None = None,
+                 marker: dict[str, Any] | None = None) -> None:
+    """Move the damaged file aside and fill a new one from it, crash-safe at every step.
+
+    A marker file (``bonanza.db.salvage``) is written before anything moves; the new
+    file is filled under another name (``bonanza.db.salvaging``) and renamed into place
+    only when complete; the marker goes last.  Killed at any point, the next start finds
+    the marker (``read_marker``) and carries on: the moves are repeated only where they
+    did not happen, and recording a log twice keeps one game, so filling simply runs again."""
+    resumed = marker is not None
+    if marker is None:
+        marker = {"moved": _aside_name(path), "reason": reason, "started_at": utc_now_iso()}
+        write_json_atomic(path + SALVAGE_MARKER, marker)
+    moved, reason = marker["moved"], marker.get("reason") or "?"
+    temp = path + SALVAGE_TEMP
+    finished = (os.path.lexists(path) and not os.path.exists(temp)
+                and (os.path.lexists(moved) or os.path.lexists(moved + "-wal")))
+    if not finished:
+        _move_aside(path, moved)
+        kill_hook.reached("salvage_moved")
+        if os.path.exists(temp) and not _sound(temp):
+            remove_db_files(temp)
+        if not os.path.exists(temp):
+            create_new(temp)
+        conn = connect(temp)
+        # Nothing here is the only copy (the old file stays aside until the end), so the
+        # filling skips fsync; the file is checked with quick_check if a crash interrupts it.
+        conn.execute("PRAGMA synchronous = OFF")
+        salvage(moved, Recording(conn, temp, directory))
+        close_into_one_file(conn, temp)
+        kill_hook.reached("salvage_filled")
+        os.replace(temp, path)
+        fsync(directory)
+        kill_hook.reached("salvage_placed")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        recovered = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    finally:
+        conn.close()
+    os.remove(path + SALVAGE_MARKER)
+    notices.append(Notice("store.corrupt_moved", {"path": moved, "original": path,
+                                                  "recovered": recovered, "reason": reason,
+                                                  "resumed": resumed}))
+
+
+def read_marker(path: str) -> dict[str, Any] | None:
+    """The marker of a salvage that was begun and not finished, or None."""
+    marker = path + SALVAGE_MARKER
+    try:
+        with open(marker, encoding="utf-8") as f:
+            data = json.load(f)
+        if isinstance(data, dict) and isinstance(data.get("moved"), str):
+            return data
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        pass
+    # an unreadable marker: the newest file moved aside is the one being salvaged
+    folder = os.path.dirname(path)
+    moved = sorted((os.path.join(folder, n) for n in os.listdir(folder)
+                    if n.startswith(DB_NAME + ".corrupt-") and not n.endswith(("-wal", "-shm"))),
+                   key=os.path.getmtime)
+    if not moved:
+        os.remove(marker)
+        return None
+    return {"moved": moved[-1], "reason": "?"}
+
+
+def _aside_name(path: str) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    dest = f"{path}.corrupt-{stamp}"
+    n = 1
+    while os.path.lexists(dest) or os.path.lexists(dest + "-wal"):
+        n += 1
+        dest = f"{path}.corrupt-{stamp}-{n}"
+    return dest
+
+
+def _move_aside(path: str, dest: str) -> None:
+    """Move the damaged file and its -wal/-shm to ``dest``; safe to repeat after a crash
+    (what was moved already is left where it is)."""
+    for suffix in ("", "-wal", "-shm"):
+        src = path + suffix
+        if os.path.lexists(src) and not os.path.lexists(dest + suffix):
+            if suffix == "-shm":
+                os.remove(src)   # only an index of the -wal; rebuilt from it
+            else:
+                os.replace(src, dest + suffix)
+    fsync(os.path.dirname(path))
+
+
+def _sound(path: str) -> bool:
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return bool(conn.execute("PRAGMA user_version").fetchone()[0] == schema.CURRENT_VERSION
+                        and conn.execute("PRAGMA quick_check").fetchall() == [("ok",)])
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False

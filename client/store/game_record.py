@@ -1,0 +1,96 @@
+"""A stored game as the store hands it out (``GameRecord``), the columns it is read from,
+the one rule for what counts on a board, and the store's timestamps."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from .summary import SELF_DEALT
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    mode: str
+    ruleset: str
+    score: int
+    duration_ms: int | None
+    seed: str | None          # hex of the revealed seed (None for a public-dice daily)
+    date: str | None          # the daily's date, or the date in the log's meta
+    new_best: bool            # this game beat the previous best when it was recorded
+    previous_best: int | None
+    played_at: str            # ISO 8601, UTC
+    name: str = ""
+    upper_bonus: bool = False
+    bonanzas: int = 0
+    moves: int = 0
+    damaged: str | None = None   # why the stored replay is unusable (None: sound)
+    status: str = "finished"     # finished, or how the seat stopped: gave_up, left, away
+    category: str | None = None  # the board: summary.CATEGORIES
+    seed_text: str | None = None  # a set-seed run's seed as the player typed it
+    file: str | None = None      # the game's .bonanza file, once written
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def self_dealt(self) -> bool:
+        """The player's own window dealt the dice and measured the time."""
+        return self.category in SELF_DEALT
+
+
+# what ``game_record`` reads, in its order; the file's path and ``damaged`` come last
+GAME_COLS = ("id, mode, ruleset, score, duration_ms, seed, date, new_best, previous_best, "
+             "played_at, name, upper_bonus, bonanzas, moves, status, category, seed_text, "
+             "(SELECT path FROM game_files f WHERE f.game_id = games.id), damaged")
+
+# Only a finished, sound game can be a best or count in an average: a given-up game's
+# score is what the sheet held when the player stopped.
+COUNTS = "damaged IS NULL AND status = 'finished'"
+
+
+def best_sql(category: str | None) -> tuple[str, int]:
+    """The best of a board, and how many times its (ruleset, mode[, category]) params
+    repeat.  A version-1 best whose game was never stored has no category: it counts
+    only on the board of every category together."""
+    if category is None:
+        return ("SELECT MAX(s) FROM (SELECT MAX(score) AS s FROM games WHERE ruleset = ? AND "
+                f"mode = ? AND {COUNTS} UNION ALL SELECT score FROM bests WHERE "
+                "ruleset = ? AND mode = ? AND game_id IS NULL)"), 2
+    return (f"SELECT MAX(score) FROM games WHERE ruleset = ? AND mode = ? AND category = ? "
+            f"AND {COUNTS}"), 1
+
+
+def game_record(row: Any, directory: str | None = None) -> GameRecord:
+    """A ``GAME_COLS`` row; the file's path is made absolute under ``directory``."""
+    (gid, mode, ruleset, score, duration, seed, date, new_best, prev, played_at, name,
+     upper, bonanzas, moves, status, category, seed_text, path, damaged) = row
+    if path and directory:
+        path = os.path.join(directory, *path.split("/"))
+    return GameRecord(gid, mode, ruleset, score, duration, seed, date, bool(new_best), prev,
+                      played_at, name, bool(upper), bonanzas, moves, damaged,
+                      status or "finished", category, seed_text, path or None)
+
+
+def utc_now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def iso_utc(when: Any) -> str:
+    """``played_at`` as the store keeps it: ISO 8601 in UTC, milliseconds, ``Z``."""
+    if when is None:
+        return utc_now_iso()
+    if isinstance(when, datetime):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return (when.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+                .replace("+00:00", "Z"))
+    if isinstance(when, str) and when:
+        try:
+            return iso_utc(datetime.fromisoformat(when.replace("Z", "+00:00")))
+        except ValueError:
+            pass
+    raise ValueError("played_at must be a datetime or an ISO string")
