@@ -31,14 +31,11 @@ from typing import Callable
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from bonanza.client.store.records import new_solo_match  # noqa: E402
+# Only the log's own modules at the top: tests/test_golden.py imports ``signed_kind`` from
+# here and must keep running whatever happens to the code that plays games.
 from bonanza.core import signing  # noqa: E402
-from bonanza.core.bots import choose  # noqa: E402
-from bonanza.core.game import Seat, apply, new_game, standings  # noqa: E402
+from bonanza.core.game import apply, new_game, standings  # noqa: E402
 from bonanza.core.log import MAGIC, LogError, chain_next, chain_start, pack, parse_log, setup_from_header  # noqa: E402
-from bonanza.core.match import Match  # noqa: E402
-from bonanza.core.settings import seed_from_text  # noqa: E402
-from bonanza.core.simulate import play_bot_turn, simulate  # noqa: E402
 from bonanza.core.verify import verify_bytes  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
@@ -59,9 +56,10 @@ def seat_signer(name: str) -> signing.Signer:
 
 
 # ---------------------------------------------------------------- self-dealt games
-def _play_solo(match: Match, policy: str, give_up_after: int | None = None) -> None:
+def _play_solo(match, policy: str, give_up_after: int | None = None) -> None:
     """The one seat plays ``policy``'s moves (the advisor's, or the human-like casual
     one); with ``give_up_after`` it gives up after that many turns."""
+    from bonanza.core.simulate import play_bot_turn
     while not match.state.over:
         if give_up_after is not None and match.state.turn >= give_up_after:
             match.give_up(0)
@@ -72,6 +70,8 @@ def _play_solo(match: Match, policy: str, give_up_after: int | None = None) -> N
 def solo_random() -> bytes:
     # new_solo_match without a seed text draws the seed from the OS; this is the same
     # call with a fixed one, so the file is the same on every run
+    from bonanza.core.game import Seat
+    from bonanza.core.match import Match
     match = Match.create("bonanza", [Seat("Ana")], fixed_key("solo-random"), mode="solo",
                          meta={"client": "bonanza"})
     _play_solo(match, "optimal")
@@ -80,6 +80,7 @@ def solo_random() -> bytes:
 
 
 def solo_seeded() -> bytes:
+    from bonanza.client.solo import new_solo_match
     match = new_solo_match("Ben", "yacht", seed_text="golden corpus", meta={"client": "bonanza"})
     _play_solo(match, "casual")
     match.finish({"duration_ms": 187_500})
@@ -87,6 +88,7 @@ def solo_seeded() -> bytes:
 
 
 def solo_give_up() -> bytes:
+    from bonanza.client.solo import new_solo_match
     match = new_solo_match("Cleo", "bonanza", seed_text="gives up", meta={"client": "bonanza"})
     _play_solo(match, "casual", give_up_after=5)
     match.finish({"duration_ms": 41_200})
@@ -96,11 +98,14 @@ def solo_give_up() -> bytes:
 def table_simulated() -> bytes:
     """What ``bonanza simulate --players 2 --policy optimal,casual`` writes: bots only,
     nothing signed."""
+    from bonanza.core.settings import seed_from_text
+    from bonanza.core.simulate import simulate
     return simulate("bonanza", ["optimal", "casual"], seed_from_text("golden simulate")).log.to_bytes()
 
 
 def daily_offline() -> bytes:
     """The client's offline daily (client.daily.start_offline_daily): public dice from the date."""
+    from bonanza.core.match import Match
     match = Match.create_daily(DAY, "Eve", meta={"date": DAY})
     _play_solo(match, "optimal")
     match.finish({"duration_ms": 254_010})
@@ -110,6 +115,7 @@ def daily_offline() -> bytes:
 # ---------------------------------------------------------------- relay-played games
 async def _step(c, policy: str) -> None:
     """``c``'s seat makes one move by ``policy``: a roll keeping what it chose, or a write."""
+    from bonanza.core.bots import choose
     st = c.state
     action, arg = choose(policy, st.ruleset, st.sheets[c.seat], st.dice, st.rolls_left)
     if action == "hold":
@@ -146,6 +152,13 @@ async def _drive(watcher, movers: dict, policy: dict, before: Callable | None = 
             raise RuntimeError(f"desync: {c.desync}")
 
 
+async def _closed(clients, result):
+    """``result``, once every client is closed (nothing left reading when the relay stops)."""
+    for c in clients:
+        await c.close()
+    return result
+
+
 async def _seated(relay, host: str, others: list[str], **table) -> dict:
     """A table hosted by ``host`` that ``others`` join, started; name -> client."""
     from tests.relay_harness import connect
@@ -176,7 +189,7 @@ async def _table_with_bots(relay, clock) -> bytes:
         return False
     await _drive(ana, {ana.seat: ana, ben.seat: ben},
                  {ana.seat: "optimal", ben.seat: "casual"}, before)
-    return ana.end["log"]
+    return await _closed(c.values(), ana.end["log"])
 
 
 async def _table_give_up(relay, clock) -> bytes:
@@ -200,7 +213,7 @@ async def _table_give_up(relay, clock) -> bytes:
         return False
     await _drive(ana, {cl.seat: cl for cl in (ana, ben, cleo)},
                  {ana.seat: "optimal", ben.seat: "casual", cleo.seat: "casual"}, before)
-    return ana.end["log"]
+    return await _closed(c.values(), ana.end["log"])
 
 
 async def _ranked(relay, clock) -> bytes:
@@ -212,7 +225,7 @@ async def _ranked(relay, clock) -> bytes:
         clock.advance(2.25)                   # the relay's clock times the run
         return False
     await _drive(rita, {0: rita}, {0: "optimal"}, before)
-    return rita.end["log"]
+    return await _closed([rita], rita.end["log"])
 
 
 async def _dailies(relay, clock) -> tuple[bytes, bytes]:
@@ -227,7 +240,8 @@ async def _dailies(relay, clock) -> tuple[bytes, bytes]:
     ana, ben = c["Ana"], c["Ben"]
     await _drive(ana, {ana.seat: ana, ben.seat: ben}, {ana.seat: "optimal", ben.seat: "casual"})
     clock.date = "2024-06-02"
-    return await dora.daily_log(DAY, "Dora"), await dora.daily_log(DAY, "Ana")
+    logs = await dora.daily_log(DAY, "Dora"), await dora.daily_log(DAY, "Ana")
+    return await _closed([dora, *c.values()], logs)
 
 
 RELAY_GAMES = ("table-bots-signed", "table-give-up-signed", "ranked", "daily-relay-solo",
