@@ -15,10 +15,26 @@ from pathlib import Path
 from bonanza.core.settings import DEFAULT_PORT
 
 ROOT = Path(__file__).resolve().parent.parent
+# Where a hosted relay listens: every interface and the default port for a player; tests
+# (tests/conftest.py) set the loopback and a free port, so they never meet a running game.
+ADDRESS_ENV = "BONANZA_HOST_ADDRESS"
+PORT_ENV = "BONANZA_HOST_PORT"
 # A hosted relay with nobody connected and no game running exits by itself after this
 # long, so it cannot linger when the window that started it is killed.
 IDLE_EXIT_SECONDS = 120
 _running: "weakref.WeakSet[HostedRelay]" = weakref.WeakSet()
+
+
+def host_address() -> str:
+    """The address a hosted relay binds: ``$BONANZA_HOST_ADDRESS``, else every interface."""
+    return os.environ.get(ADDRESS_ENV, "").strip() or "0.0.0.0"
+
+
+def host_port() -> int:
+    """The port a hosted relay tries first: ``$BONANZA_HOST_PORT`` (0: one the system
+    picks), else the default port, so the join form's default finds it."""
+    value = os.environ.get(PORT_ENV, "").strip()
+    return int(value) if value.isdigit() and int(value) < 65536 else DEFAULT_PORT
 
 
 def lan_address() -> str:
@@ -36,8 +52,9 @@ def lan_address() -> str:
 class HostedRelay:
     """``bonanza-relay`` in its own process; ``port`` is set once it listens."""
 
-    def __init__(self, host: str = "0.0.0.0", port: int = 0, bot_delay: float = 0.6,
+    def __init__(self, host: str | None = None, port: int = 0, bot_delay: float = 0.6,
                  idle_exit: float = IDLE_EXIT_SECONDS):
+        host = host or host_address()
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         # The relay's errors go to a file, not a pipe: a pipe nobody drains could
@@ -55,7 +72,7 @@ class HostedRelay:
 
     def _read(self) -> None:
         try:
-            line = self.proc.stdout.readline().strip()
+            line = self.proc.stdout.readline().strip() if self.proc.stdout else ""
             if line.startswith("listening on "):
                 self.port = int(line.rsplit(":", 1)[1])
             else:
@@ -76,10 +93,11 @@ class HostedRelay:
 
     @classmethod
     def on_default_port(cls, wait: float = 8.0, **kw) -> "HostedRelay":
-        """A relay on the default port, so the join form's default finds it; on a free
-        port chosen by the system only when that one is taken (or cannot be used)."""
-        relay = cls(port=DEFAULT_PORT, **kw)
-        if relay.ready.wait(wait) and relay.port is not None:
+        """A relay on ``host_port()`` (the default port, so the join form's default finds
+        it); on a free port chosen by the system only when that one is taken (or cannot be used)."""
+        port = host_port()
+        relay = cls(port=port, **kw)
+        if port == 0 or (relay.ready.wait(wait) and relay.port is not None):
             return relay
         relay.stop()
         return cls(port=0, **kw)

@@ -1,4 +1,5 @@
-"""Shared test setup: headless SDL, per-test data folders, PNG artifacts."""
+"""Shared test setup: headless SDL, loopback-only networking, per-test data folders, PNG
+artifacts, the test window."""
 from __future__ import annotations
 
 import os
@@ -6,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from bonanza.client import hosting
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -24,6 +27,12 @@ def _free_udp_port() -> int:
 # anywhere else is replaced, so a stray shell setting cannot make a test send off-machine.
 if not os.environ.get("BONANZA_DISCOVERY", "").startswith("127.0.0.1:"):
     os.environ["BONANZA_DISCOVERY"] = f"127.0.0.1:{_free_udp_port()}"
+
+# A relay the window hosts (and its children inherit this) listens on the loopback, on a
+# port the system picks: never on every interface or on the game's default port, where
+# it would meet a game running on this machine.
+os.environ[hosting.ADDRESS_ENV] = "127.0.0.1"
+os.environ[hosting.PORT_ENV] = "0"
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,13 +75,8 @@ def artifacts() -> Path:
 
 @pytest.fixture
 def app(data_dirs):
-    """A game window on the dummy video driver: no advisor, no sound, no animation."""
-    import pygame
-
-    from bonanza.client import lang
-    from bonanza.client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    lang.set_language("en")
-    pygame.display.quit()
+    """A game window on the dummy video driver: no advisor, no sound, no animation; closed
+    after the test however it ends (tests/pilot.py drives it)."""
+    from tests import pilot
+    with pilot.window(data_dirs["data"]) as a:
+        yield a

@@ -12,6 +12,7 @@ from bonanza.core.game import GameState, Seat, Setup, new_game
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES, Sheet
 from bonanza.core.verify import verify_bytes
+from tests.pilot import click, key, window
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 
@@ -19,25 +20,9 @@ LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 @pytest.fixture
 def adv_app(data_dirs):
     """A window with the advisor (loaded from the session's cache)."""
-    from bonanza.client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=True, sound=False)
-    a.profile.settings["animation"] = "off"
-    a.advisor_loader("bonanza").result()
-    yield a
-    lang.set_language("en")
-    pygame.display.quit()
-
-
-def key(app, k):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step()
-
-
-def click_at(app, rect):
-    pos = rect.center
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step()
+    with window(data_dirs["data"], advisor=True) as a:
+        a.advisor_loader("bonanza").result()
+        yield a
 
 
 def drawn_texts(app) -> list[str]:
@@ -212,12 +197,12 @@ def test_analysis_of_a_table_by_mouse(app, artifacts):
     assert len(a.seats) == 4 and a.win_chance
     L = app.layout
     # the optimal bot's tab: nothing to show as a mistake
-    click_at(app, sc.widget("seat:1").screen_rect(L))
+    click(app, sc.widget("seat:1").screen_rect(L))
     assert sc.seat == 1 and sc.mistakes() == []
     assert sc.t("analysis.no_mistakes") in drawn_texts(app)
     # automatic moves are marked on the graph of a seat that had them
     seat = next(s.seat for s in a.seats if any(d.auto for d in s.decisions))
-    click_at(app, sc.widget(f"seat:{seat}").screen_rect(L))
+    click(app, sc.widget(f"seat:{seat}").screen_rect(L))
     assert sc.seat == seat
     assert any(d.auto for d, _ in sc.marks())
     key(app, pygame.K_RIGHT)          # the keyboard switches seats too
@@ -226,7 +211,7 @@ def test_analysis_of_a_table_by_mouse(app, artifacts):
     app.screenshot(artifacts / "client_analysis_table.png")
     # a click on a mistake's row opens the replay there
     d = sc.mistakes()[0]
-    click_at(app, L.rect(sc.row_rect(0)))
+    click(app, L.rect(sc.row_rect(0)))
     assert isinstance(app.scene, ReplayScene) and app.scene.index == d.seq - 1
     key(app, pygame.K_ESCAPE)
     assert app.scene is sc
@@ -234,7 +219,7 @@ def test_analysis_of_a_table_by_mouse(app, artifacts):
     marks = sc.marks()
     d, (x, y) = next((d, (x, y)) for d, (x, y) in marks if d.grade and all(
         e is d or abs(x - ex) > 20 or abs(y - ey) > 20 for e, (ex, ey) in marks))
-    click_at(app, L.rect((x - 2, y - 2, 4, 4)))
+    click(app, L.rect((x - 2, y - 2, 4, 4)))
     assert isinstance(app.scene, ReplayScene) and app.scene.index == d.seq - 1
 
 
@@ -261,7 +246,7 @@ def test_records_opens_the_analysis(app):
     rec.select(0)
     app.step()
     assert "analysis" in rec.focus_order()
-    click_at(app, rec.widget("analysis").screen_rect(app.layout))
+    click(app, rec.widget("analysis").screen_rect(app.layout))
     assert isinstance(app.scene, AnalysisScene)
     assert app.scene.wait() and app.scene.analysis.seats[0].score == rec.selected().score
 

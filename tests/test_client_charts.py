@@ -11,20 +11,9 @@ from bonanza.client import theme, widgets
 from bonanza.core.game import Seat
 from bonanza.core.match import Match
 from bonanza.core.simulate import play_bot_turn
+from tests.pilot import click, key
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
-
-
-def key(app, k):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step()
-
-
-def click(app, widget):
-    pos = widget.screen_rect(app.layout).center
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step()
 
 
 def overflows(app) -> list:

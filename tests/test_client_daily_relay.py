@@ -16,6 +16,7 @@ import pytest
 
 from bonanza.client import lang
 from bonanza.core.game import allowed
+from tests.pilot import click, key, step_until, type_text
 
 DAY1, DAY2, DAY3 = "2024-03-04", "2024-03-05", "2024-03-06"
 
@@ -48,19 +49,11 @@ def relay(tmp_path):
 
 
 @pytest.fixture
-def app(data_dirs):
-    from bonanza.client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    a.profile.settings["animation"] = "off"
-    a.profile.name = "Ana"
-    a.profile.save()
-    yield a
-    for sc in a.scenes:
-        conn = getattr(sc, "conn", None)
-        if conn is not None:
-            conn.close(1.0)
-    lang.set_language("en")
-    pygame.display.quit()
+def app(app):
+    """The test window (closed with its scenes' connections), its player named Ana."""
+    app.profile.name = "Ana"
+    app.profile.save()
+    return app
 
 
 def play_as(port: int, name: str) -> int:
@@ -91,42 +84,6 @@ def play_as(port: int, name: str) -> int:
         conn.close(1.0)
 
 
-# ---------------------------------------------------------------- posted events
-def key(app, k, steps=1):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=""))
-    for _ in range(steps):
-        app.step(1 / 60)
-
-
-def click(app, design_xy):
-    pos = app.layout.point(*design_xy)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step(1 / 60)
-
-
-def click_widget(app, id):
-    r = app.scene.widget(id).rect
-    click(app, (r[0] + r[2] / 2, r[1] + r[3] / 2))
-
-
-def type_text(app, text):
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
-    app.step(1 / 60)
-
-
-def step_until(app, cond, timeout=20.0, what="condition"):
-    deadline = time.time() + timeout
-    while not cond():
-        scene = app.scene
-        assert time.time() < deadline, (f"timed out waiting for {what}: {app.toast.text!r} "
-                                        f"{getattr(scene, 'input', None) and vars(scene.input)} "
-                                        f"{getattr(scene, 'state', None)}")
-        app.step(1 / 60)
-        time.sleep(0.005)
-
-
 def open_relay_daily(app, port: int, by_mouse: bool):
     """Title → Daily → the relay card: type the port, connect."""
     app.to_title()
@@ -135,7 +92,7 @@ def open_relay_daily(app, port: int, by_mouse: bool):
     daily = app.scene
     assert type(daily).__name__ == "DailyScene"
     if by_mouse:
-        click_widget(app, "port")
+        click(app, "port")
     else:
         while daily.focus_id != "port":
             key(app, pygame.K_TAB)
@@ -145,7 +102,7 @@ def open_relay_daily(app, port: int, by_mouse: bool):
     type_text(app, str(port))
     assert daily.port.value == str(port)
     if by_mouse:
-        click_widget(app, "relay")
+        click(app, "relay")
     else:
         key(app, pygame.K_RETURN)          # Enter on the port field connects
     scene = app.scene
@@ -167,7 +124,7 @@ def play_game_with_events(app, artifacts):
         seq = st.seq
         if st.dice is None:
             if turn % 2:
-                click_widget(app, "roll")
+                click(app, "roll")
             else:
                 key(app, pygame.K_r)
             step_until(app, lambda: app.scene is not game or game.state.seq > seq, what="the roll")
@@ -230,7 +187,7 @@ def test_relay_daily_through_the_scene(relay, app, artifacts):
     again = open_relay_daily(app, r.port, by_mouse=False)
     assert again.played()
     assert again.focus_id == "play"
-    click_widget(app, "play")
+    click(app, "play")
     step_until(app, lambda: again.refused, what="the refusal")
     expected = lang.t("refusal.daily_already_played")
     assert expected == "Já jogaste o desafio de hoje."
@@ -327,7 +284,7 @@ def test_play_with_others_opens_a_daily_table_on_the_same_relay(relay, app, arti
     info = open_relay_daily(app, r.port, by_mouse=False)
     from bonanza.client.actions import Action
     assert info.enabled(Action("press", "together"))
-    click_widget(app, "together")
+    click(app, "together")
     lobby = app.scene
     assert type(lobby).__name__ == "LobbyScene"
     step_until(app, lambda: lobby.table is not None, what="the daily table")

@@ -14,6 +14,7 @@ from bonanza.core.game import GameState, Seat, Setup, new_game
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES, LOWER_BOXES, UPPER_BOXES, Sheet
 from bonanza.core.settings import MAX_NAME
+from tests.pilot import click, key
 
 
 def sheet(extra_bonus=0, **filled) -> Sheet:
@@ -53,18 +54,6 @@ def listen(app) -> list:
     played = []
     app.sound = types.SimpleNamespace(play=played.append)
     return played
-
-
-def key(app, k, dt=1 / 60):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(dt)
-
-
-def click(app, design_rect):
-    pos = app.layout.rect(design_rect).center
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step(1 / 60)
 
 
 def shown_texts(app):

@@ -7,17 +7,7 @@ import threading
 import pygame
 import pytest
 
-
-def key(app, k):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(1 / 60)
-
-
-def click(app, design_rect):
-    pos = app.layout.rect(design_rect).center
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step(1 / 60)
+from tests.pilot import click, key
 
 
 def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch):

@@ -14,6 +14,8 @@ import time
 import pygame
 import pytest
 
+from tests import pilot
+
 
 class Probe:
     """A scene that writes down what the App tells it."""
@@ -79,11 +81,7 @@ def _host(app, timeout=15.0):
     app.scene.go()
     lobby = app.scene
     assert type(lobby).__name__ == "LobbyScene", "the relay did not start"
-    deadline = time.time() + timeout
-    while lobby.table is None and time.time() < deadline:
-        app.step()
-        time.sleep(0.02)
-    assert lobby.table is not None
+    pilot.step_until(app, lambda: lobby.table is not None, timeout, "the hosted table")
     return lobby.relay.proc
 
 
@@ -97,11 +95,9 @@ def _gone(proc, seconds=10.0) -> bool:
 
 @pytest.fixture
 def window(data_dirs):
-    from bonanza.client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False, sound=False)
-    yield a
-    a.close()
-    pygame.display.quit()
+    """A window as a player opens it (animations as set), closed however the test ends."""
+    with pilot.window(data_dirs["data"], animation=None) as a:
+        yield a
 
 
 def test_close_button_while_hosting_stops_the_relay(window):
@@ -113,9 +109,15 @@ def test_close_button_while_hosting_stops_the_relay(window):
 
 
 def test_ctrl_c_while_hosting_stops_the_relay(window):
-    proc = _host(window)
-    threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
-    assert window.run() == 130
+    # Ctrl-C as a player's terminal delivers it, even when this run inherited an ignored
+    # SIGINT (`cmd &` in a script, nohup, some CI runners), where it would never arrive.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = _host(window)
+        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        assert window.run() == 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert _gone(proc)
 
 

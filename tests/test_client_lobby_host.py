@@ -2,20 +2,7 @@
 the table is closed (the host's window took its relay with it).  A real hosted relay."""
 from __future__ import annotations
 
-import pygame
-import pytest
-
-from tests.stepping import step_until
-
-
-@pytest.fixture
-def app(data_dirs):
-    from bonanza.client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    a.close()
-    pygame.display.quit()
+from tests.pilot import step_until
 
 
 def test_the_joiner_hosts_when_the_host_leaves_and_goes_back_when_the_table_closes(app, artifacts):

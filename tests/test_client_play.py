@@ -8,35 +8,9 @@ import pytest
 from bonanza.core.game import Seat
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES
+from tests.pilot import click, key, type_text
 
 SEED_TEXT = "speedrun-seed-42"
-
-
-@pytest.fixture
-def app(data_dirs):
-    from bonanza.client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    pygame.display.quit()
-
-
-def key(app, k, mod=0):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
-    app.step(1 / 60)
-
-
-def type_text(app, text):
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
-    app.step(1 / 60)
-
-
-def click(app, design_rect):
-    pos = app.layout.rect(design_rect).center
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step(1 / 60)
 
 
 def expected_match(play_turn):

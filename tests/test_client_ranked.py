@@ -4,20 +4,7 @@ from __future__ import annotations
 
 import time
 
-import pygame
-import pytest
-
-from tests.stepping import step_until
-
-
-@pytest.fixture
-def app(data_dirs):
-    from bonanza.client.app import App
-    a = App((1280, 720), data_dir=str(data_dirs["data"]), advisor=False)
-    a.profile.settings["animation"] = "off"
-    yield a
-    a.close()
-    pygame.display.quit()
+from tests.pilot import step_until
 
 
 def test_a_ranked_run_from_the_solo_screen(app, artifacts):

@@ -12,6 +12,7 @@ import pytest
 from bonanza.client import i18n, lang
 from bonanza.client.actions import Action
 from bonanza.client.store import records as store_records
+from tests.pilot import click, key
 
 LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 NOTICE_CODES = ("store.corrupt_moved", "store.unwritable", "store.newer_version", "store.migrated")
@@ -181,19 +182,6 @@ def test_store_error_at_game_end_shows_a_toast(app, monkeypatch):
 
 
 # ------------------------------------------------------------------ 2: the Records scene
-
-def key(app, k):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(1 / 60)
-
-
-def click(app, design_rect):
-    pos = app.layout.rect(design_rect).center
-    app.mouse = pos
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step(1 / 60)
-
 
 def populate(app):
     import sys
@@ -372,7 +360,8 @@ def test_the_default_name_is_player_in_the_players_language(app):
 def test_a_given_up_game_is_shown_as_such_and_never_a_best(app, artifacts):
     """9 games, 2 finished (the issue's case): the board and the average hold the two."""
     from bonanza.client.scenes.records import RecordsScene
-    from bonanza.client.store.records import finish_and_record, new_solo_match
+    from bonanza.client.solo import new_solo_match
+    from bonanza.client.store.records import finish_and_record
     from bonanza.core.game import allowed
     store = app.profile.store
     finished = []

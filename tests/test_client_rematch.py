@@ -7,7 +7,7 @@ import time
 
 import pygame
 
-from tests.stepping import step_until
+from tests.pilot import step_until
 
 
 def _guest_moves(guest):

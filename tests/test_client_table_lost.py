@@ -7,11 +7,7 @@ import pygame
 import pytest
 
 from bonanza.client import lang
-
-
-def key(app, k):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    app.step(1 / 60)
+from tests.pilot import key
 
 
 class LostRelay:

@@ -1,0 +1,101 @@
+"""Driving a real window in tests as a player does: a key, a click or typed text is a posted
+pygame event and one frame; ``step_until`` waits for a state, with a limit, by stepping the
+window (never by sleeping a fixed time).  ``window`` opens the test window and always closes it."""
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+import pygame
+
+FRAME = 1 / 60
+SIZE = (1280, 720)
+# Between two frames of a wait: the relay's thread or process gets the CPU (the condition,
+# not this pause, decides how long a wait lasts).
+_YIELD = 0.005
+
+
+@contextlib.contextmanager
+def window(data_dir, advisor: bool = False, size=SIZE, animation: str | None = "off") -> Iterator:
+    """A game window on the dummy video driver without sound.  However the test ends, every
+    scene exits and what it owns (a relay connection, a hosted relay) is closed."""
+    from bonanza.client import lang
+    from bonanza.client.app import App
+    app = App(size, data_dir=str(data_dir), advisor=advisor, sound=False)
+    if animation is not None:
+        app.profile.settings["animation"] = animation
+    try:
+        yield app
+    finally:
+        app.close()
+        lang.set_language("en")
+        pygame.display.quit()
+
+
+def key(app, k: int, mod: int = 0, steps: int = 1, dt: float = FRAME) -> None:
+    """Press key ``k`` (with modifiers ``mod``), then ``steps`` frames of ``dt``."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+    for _ in range(steps):
+        app.step(dt)
+
+
+def click(app, target) -> None:
+    """Click the left button on ``target`` and step one frame.  ``target`` is a widget, or
+    the id of one in the current scene, a ``pygame.Rect`` in window pixels (as
+    ``layout.rect`` and ``screen_rect`` return), a design rect ``(x, y, w, h)`` or a design
+    point ``(x, y)``."""
+    pos = screen_pos(app, target)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.step(FRAME)
+
+
+def screen_pos(app, target) -> tuple[int, int]:
+    """Where ``target`` (see ``click``) is in the window, in pixels."""
+    if isinstance(target, str):
+        widget = app.scene.widget(target)
+        assert widget is not None, f"no widget {target!r} on {type(app.scene).__name__}"
+        target = widget
+    if hasattr(target, "screen_rect"):
+        return tuple(target.screen_rect(app.layout).center)
+    if isinstance(target, pygame.Rect):
+        return tuple(target.center)
+    if len(target) == 2:
+        return app.layout.point(*target)
+    return tuple(app.layout.rect(target).center)
+
+
+def type_text(app, text: str) -> None:
+    """Type ``text`` (one text-input event per character), then one frame."""
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    app.step(FRAME)
+
+
+def step_until(app, cond: Callable[[], object], timeout: float = 30.0, what: str = "the condition",
+               others: Iterable[Callable[[], object]] = ()) -> bool:
+    """Step ``app`` (and call each of ``others``, e.g. a second client's poll) until
+    ``cond()`` holds; True then.  Fails the test, saying what it waited for and where the
+    window was, when it does not hold within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}: {_where(app)}")
+        app.step(FRAME)
+        for other in others:
+            other()
+        time.sleep(_YIELD)
+    return True
+
+
+def _where(app) -> str:
+    """The window's scene, toast, connection and state, for a failed wait's message."""
+    scene = app.scene
+    try:
+        state = getattr(scene, "state", None)
+    except Exception as e:      # a state that cannot be read says why
+        state = repr(e)
+    conn = getattr(scene, "conn", None)
+    return (f"scene {type(scene).__name__}, toast {app.toast.text!r}, "
+            f"connection {getattr(conn, 'status', None)}, state {state}")
