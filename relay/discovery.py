@@ -14,14 +14,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import msgpack
 
 from bonanza.core.settings import DISCOVERY_PORT
 
+from .services import DiscoveryHost
+
 if TYPE_CHECKING:  # pragma: no cover
-    from .server import Relay
+    from .tables import Table
 
 log = logging.getLogger("bonanza.relay")
 
@@ -32,7 +34,7 @@ RATE = 3.0                 # answers per second per sender, sustained
 BURST = 5.0
 
 
-def table_entry(table) -> dict:
+def table_entry(table: Table) -> dict:
     host = table.host.name if table.host is not None else ""
     return {"code": table.code, "host": host, "seats": table.nseats,
             "taken": sum(1 for s in table.slots if s.kind == "human"),
@@ -40,13 +42,13 @@ def table_entry(table) -> dict:
             "started": table.started}
 
 
-def answer(relay: "Relay", name: str) -> bytes:
+def answer(relay: DiscoveryHost[Table], name: str) -> bytes:
     """The answer datagram: as many tables (newest first) as fit in MAX_ANSWER."""
     tables = [t for t in reversed(list(relay.tables.values()))
               if t.mode == "table" and not t.finished]
     entries = [table_entry(t) for t in tables]
-    msg = {"type": "relay", "version": VERSION, "name": name[:40], "port": relay.port,
-           "tables": entries, "more": 0}
+    msg: dict[str, Any] = {"type": "relay", "version": VERSION, "name": name[:40], "port": relay.port,
+                           "tables": entries, "more": 0}
     data = msgpack.packb(msg, use_bin_type=True)
     while len(data) > MAX_ANSWER and msg["tables"]:
         msg["tables"] = msg["tables"][:-1]
@@ -68,7 +70,7 @@ def is_query(data: bytes) -> bool:
 
 
 class DiscoveryProtocol(asyncio.DatagramProtocol):
-    def __init__(self, relay: "Relay", name: str, own_port: int):
+    def __init__(self, relay: DiscoveryHost[Table], name: str, own_port: int):
         self.relay = relay
         self.name = name
         self.own_port = own_port
@@ -77,8 +79,9 @@ class DiscoveryProtocol(asyncio.DatagramProtocol):
         self.answered = 0
         self.ignored = 0
 
-    def connection_made(self, transport) -> None:
-        self.transport = transport
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # (CPython's datagram transport does not subclass DatagramTransport)
+        self.transport = cast(asyncio.DatagramTransport, transport)
 
     def _allow(self, sender: str) -> bool:
         now = self.relay.net_time()
@@ -92,9 +95,10 @@ class DiscoveryProtocol(asyncio.DatagramProtocol):
         self.buckets[sender] = (tokens - 1, now)
         return True
 
-    def datagram_received(self, data: bytes, addr) -> None:
+    def datagram_received(self, data: bytes, addr: Any) -> None:
         host, port = addr[0], addr[1]
-        if port in (self.own_port, DISCOVERY_PORT) or not is_query(data) or not self._allow(host):
+        if (port in (self.own_port, DISCOVERY_PORT) or not is_query(data) or not self._allow(host)
+                or self.transport is None):
             self.ignored += 1
             return
         try:
@@ -103,11 +107,12 @@ class DiscoveryProtocol(asyncio.DatagramProtocol):
         except OSError:   # the sender's address is unreachable: nothing to do for it
             self.ignored += 1
 
-    def error_received(self, exc) -> None:   # an ICMP error for an earlier answer
+    def error_received(self, exc: Exception) -> None:   # an ICMP error for an earlier answer
         pass
 
 
-async def listen(relay: "Relay", host: str, port: int, name: str | None = None):
+async def listen(relay: DiscoveryHost[Table], host: str, port: int, name: str | None = None
+                 ) -> tuple[asyncio.DatagramTransport, DiscoveryProtocol, int]:
     """Listen for queries on UDP ``host:port`` (port 0: any free one); the transport and
     the protocol.  The port is the relay's own: answers never go to it."""
     loop = asyncio.get_running_loop()

@@ -1,12 +1,13 @@
 """One function per client message: check the message, then ask the table (and so
 its ``Match``) to act.  A handler raises ``Refuse`` for anything it turns down; the
-dispatcher (``Relay.dispatch``) sends it back as ``error``.  The game's own rules
+dispatcher (``Relay.dispatch``) sends it back as ``error``.  A handler sees the relay
+only as the services it needs (``services.RelayServices``).  The game's own rules
 are never repeated here: a move's refusal is the one core gives.
 """
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from bonanza.core import dice as dice_mod
 from bonanza.core import signing
@@ -27,10 +28,10 @@ from bonanza.core.settings import (
 from bonanza.core.wire import PROTOCOL_VERSION
 
 from .connection import Conn, Refuse, error_msg
+from .services import RelayServices
 from .tables import BOT_NAMES, CODE_ALPHABET, CODE_LENGTH, Slot, Table
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .server import Relay
+Host = RelayServices[Conn, Table, Slot]   # what the handlers use of the relay
 
 
 # ---------------------------------------------------------------- validation
@@ -85,7 +86,7 @@ def _intent(table: Table, slot: Slot, msg: dict, kind: str) -> dict | None:
     hold = box = None
     if kind == "roll":
         hold = msg["hold"] if "hold" in msg and msg["hold"] is not None \
-            else table.match.roll_hold(slot.index)
+            else table.started_match.roll_hold(slot.index)
         if not (isinstance(hold, list) and len(hold) == 5 and all(type(h) is bool for h in hold)):
             return None
     elif kind == "write":
@@ -94,8 +95,8 @@ def _intent(table: Table, slot: Slot, msg: dict, kind: str) -> dict | None:
             return None
     intent = signing.intent_body(seq, kind, hold, box)
     sig = msg.get("sig")
-    if not signing.valid(slot.key, signing.intent_message(table.match.log.header["chain"],
-                                                          intent), sig):
+    chain = table.started_match.log.header["chain"]
+    if not signing.valid(slot.key, signing.intent_message(chain, intent), sig):
         raise Refuse("bad_signature", "the request is not signed by this seat's key")
     intent["sig"] = sig
     return intent
@@ -125,7 +126,7 @@ def _reply(conn: Conn, msg: dict, rid: Any) -> None:
     conn.send(msg)
 
 
-def _new_code(relay: "Relay") -> str:
+def _new_code(relay: Host) -> str:
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         if code not in relay.tables:
@@ -161,7 +162,7 @@ def _game(conn: Conn, msg: dict, need_seq: bool = True) -> tuple[Table, Slot]:
 
 
 # ---------------------------------------------------------------- basic
-def hello(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def hello(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if msg.get("version") != PROTOCOL_VERSION or type(msg.get("version")) is not int:
         raise Refuse("version_mismatch",
                      f"this relay speaks protocol version {PROTOCOL_VERSION}", close=True)
@@ -174,11 +175,11 @@ def hello(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
                   "relay_key": relay.signer.public}, rid)
 
 
-def ping(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def ping(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     conn.send({"type": "pong", "rid": rid} if rid is not None else {"type": "pong"})
 
 
-def pong(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def pong(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     pass
 
 
@@ -186,7 +187,7 @@ def pong(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 MAX_LISTED = 50             # tables in one ``tables`` answer (the newest first)
 
 
-def list_tables(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def list_tables(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     open_tables = [t for t in relay.tables.values()
                    if t.mode == "table" and not t.started and len(t.slots) < t.nseats]
     newest = list(reversed(open_tables))       # tables are kept in the order they opened
@@ -194,7 +195,7 @@ def list_tables(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
                   "more": max(0, len(newest) - MAX_LISTED)}, rid)
 
 
-def _lobby_room(relay: "Relay", conn: Conn) -> None:
+def _lobby_room(relay: Host, conn: Conn) -> None:
     """Caps on open lobbies, so one address cannot fill the relay (or its lists)."""
     lim = relay.limits
     lobbies = [t for t in relay.tables.values() if t.mode == "table" and not t.started]
@@ -206,7 +207,7 @@ def _lobby_room(relay: "Relay", conn: Conn) -> None:
         raise Refuse("relay_full", f"at most {lim.lobbies_per_address} open tables per address")
 
 
-def create_table(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def create_table(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
     _lobby_room(relay, conn)
     name = _name(msg.get("name"))
@@ -238,7 +239,7 @@ def create_table(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     _joined(conn, table, slot, rid)
 
 
-def join(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def join(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
     code = msg.get("code")
     table = relay.tables.get(code.strip().upper()) if isinstance(code, str) else None
@@ -259,17 +260,18 @@ def join(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
                                   contribution_commit=commit), rid)
 
 
-def _sit(relay: "Relay", conn: Conn, table: Table, slot: Slot, rid: Any) -> None:
+def _sit(relay: Host, conn: Conn, table: Table, slot: Slot, rid: Any) -> None:
     """``slot`` takes the next seat of a lobby, on ``conn``; everyone sees the table."""
     table.slots.append(slot)
     table.reindex()
-    relay.tokens[slot.token] = slot
+    if slot.token is not None:
+        relay.tokens[slot.token] = slot
     relay.attach(conn, slot)
     _joined(conn, table, slot, rid)
     table.send_each({"type": "table", "table": table.info()})
 
 
-def set_name(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def set_name(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _seated(conn)
     if table.started:
         raise Refuse("already_started", "names are fixed once the game has started")
@@ -280,7 +282,7 @@ def set_name(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table.send_each({"type": "table", "table": table.info()}, conn, rid)
 
 
-def leave(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def leave(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if conn.watching is not None:
         table = conn.watching
         relay.stop_watching(conn)
@@ -292,7 +294,7 @@ def leave(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
         pass    # the seats are fixed; a seat that does not reveal goes to a bot
     elif not table.started:
         relay.leave_lobby(table, slot)
-    elif table.running and not table.match.state.has_given_up(slot.index):
+    elif table.running and not table.started_match.state.has_given_up(slot.index):
         table.give_up(slot.index, "left")   # refused (seat_done) for a full sheet: it stands
     _reply(conn, {"type": "left", "code": table.code}, rid)
 
@@ -300,7 +302,7 @@ def leave(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 REVEAL_SECONDS = 10.0       # seats reveal their contributions within this (else: a bot)
 
 
-def start(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def start(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _seated(conn)
     if table.started or table.revealing is not None:
         raise Refuse("already_started", "the game has already started")
@@ -314,27 +316,29 @@ def start(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
         # Every seat has committed; now each reveals, and only then is the key made.
         table.revealing = (conn, rid)
         table.send_each({"type": "reveal", "seconds": REVEAL_SECONDS})
-        table.reveal_timer = relay.clock.call_later(REVEAL_SECONDS * relay.time_scale,
+        table.reveal_timer = relay.clock.call_later(REVEAL_SECONDS,
                                                     lambda: _reveal_deadline(relay, table))
         return
     _begin(relay, table, conn, rid)
 
 
-def reveal(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def reveal(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _seated(conn)
-    if table.revealing is None or slot.contribution is not None:
+    commit = slot.contribution_commit
+    if table.revealing is None or slot.contribution is not None or commit is None:
         raise Refuse("bad_message", "no contribution is asked for now")
     value = _contribution(msg.get("contribution"))
-    if not dice_mod.check_reveal(value, slot.contribution_commit):
+    if not dice_mod.check_reveal(value, commit):
         raise Refuse("bad_reveal", "this is not the contribution you committed to", close=True)
     slot.contribution = value
     if all(s.contribution is not None or s.contribution_commit is None for s in table.slots):
-        table.reveal_timer.cancel()
+        if table.reveal_timer is not None:
+            table.reveal_timer.cancel()
         sender, start_rid = table.revealing
         _begin(relay, table, sender, start_rid)
 
 
-def _reveal_deadline(relay: "Relay", table: Table) -> None:
+def _reveal_deadline(relay: Host, table: Table) -> None:
     """Seats that did not reveal in time are played by bots, visibly (their names say
     so), and the game starts: a seat cannot hold the table by keeping its secret."""
     if table.revealing is None or table.started:
@@ -347,14 +351,15 @@ def _reveal_deadline(relay: "Relay", table: Table) -> None:
                 s.conn.send(error_msg("reveal_timeout", "your contribution did not come in "
                                                         "time: a bot plays your seat"))
                 relay.detach(s.conn)
-            relay.tokens.pop(s.token, None)
+            if s.token is not None:
+                relay.tokens.pop(s.token, None)
             s.kind, s.name, s.policy = "bot", next(names), DEFAULT_BOT_POLICY
             s.contribution_commit = s.key = s.token = None
     sender, start_rid = table.revealing
     _begin(relay, table, sender if sender.slot is not None else None, start_rid)
 
 
-def _begin(relay: "Relay", table: Table, conn, rid) -> None:
+def _begin(relay: Host, table: Table, conn, rid) -> None:
     table.revealing = None
     seats = [Seat(s.name, s.kind, s.policy) for s in table.slots]
     if table.daily_date is not None:
@@ -373,12 +378,12 @@ def _begin(relay: "Relay", table: Table, conn, rid) -> None:
 
 
 # ---------------------------------------------------------------- the game
-def hold(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def hold(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg)
     _refused(table.hold(slot.index, msg.get("held"), conn, rid))
 
 
-def roll(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def roll(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg)
     intent = _intent(table, slot, msg, "roll")
     # Without ``hold`` the roll keeps what the seat announced (the match remembers it).
@@ -386,20 +391,20 @@ def roll(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
                         intent))
 
 
-def write(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def write(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg)
     intent = _intent(table, slot, msg, "write")
     _refused(table.write(slot.index, msg.get("box"), False, conn, rid, intent))
 
 
-def give_up(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def give_up(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _game(conn, msg, need_seq=False)
     intent = _intent(table, slot, msg, "give_up")
     _refused(table.give_up(slot.index, "gave_up", conn, rid, intent))
 
 
 # ---------------------------------------------------------------- ranked runs
-def ranked_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """A ranked solo run: the relay draws a fresh committed seed for this attempt, counts
     it, deals the dice, stamps every move with its own clock and signs the log."""
     relay.free_conn(conn)
@@ -427,11 +432,12 @@ def ranked_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     table.begin(match)
 
 
-def ranked_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def ranked_info(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """The ranked boards (per ruleset, hints off and on); with ``name``, its attempts."""
-    reply = {"type": "ranked_info",
-             "boards": {r: {"no_hints": relay.ranked.board(r, False),
-                            "hints": relay.ranked.board(r, True)} for r in RULESETS}}
+    reply: dict[str, Any] = {"type": "ranked_info",
+                             "boards": {r: {"no_hints": relay.ranked.board(r, False),
+                                            "hints": relay.ranked.board(r, True)}
+                                        for r in RULESETS}}
     if isinstance(msg.get("name"), str):
         reply["attempts"] = relay.ranked.attempts(msg["name"])
     _reply(conn, reply, rid)
@@ -441,7 +447,7 @@ def ranked_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 REMATCH_SECONDS = 120.0     # how long the players of a finished game may take the offer
 
 
-def rematch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def rematch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """Play again: the first player of a finished table to ask opens a new table with the
     same seats, rules and clock (a new commitment; new contributions) and hosts it; the
     others are told, and sit down by asking too.  The host starts it as any table: seats
@@ -479,7 +485,7 @@ def rematch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 
 
 # ---------------------------------------------------------------- watching
-def watch(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """Watch a table: the log so far, then every move, hold, clock and the end; nothing
     else (every intent is refused with ``watching``)."""
     relay.free_conn(conn)
@@ -506,7 +512,7 @@ MAX_WATCHERS = 32
 
 
 # ---------------------------------------------------------------- resume
-def resume(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def resume(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     token, seq = msg.get("token"), msg.get("seq", 0)
     slot = relay.tokens.get(token) if isinstance(token, str) else None
     if slot is None:
@@ -529,18 +535,19 @@ def resume(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 
 
 # ---------------------------------------------------------------- daily
-def daily_info(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def daily_info(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     today = relay.clock.today()
     daily = relay.daily
-    reply = {"type": "daily_info", "date": today, "commitment": daily.commitment(today),
-             "leaderboard": daily.leaderboard(today),
-             "closed": daily.closed_days(today, work_out_par=relay.auto.loaded)}
+    reply: dict[str, Any] = {
+        "type": "daily_info", "date": today, "commitment": daily.commitment(today),
+        "leaderboard": daily.leaderboard(today),
+        "closed": daily.closed_days(today, work_out_par=relay.auto.loaded)}
     if isinstance(msg.get("name"), str):
         reply["played"] = daily.has_played(today, msg["name"])
     _reply(conn, reply, rid)
 
 
-def _daily_attempt(relay: "Relay", conn: Conn, name: str, today: str) -> None:
+def _daily_attempt(relay: Host, conn: Conn, name: str, today: str) -> None:
     """Use ``name``'s one attempt of the day (at this address too, by default)."""
     address = conn.address if relay.daily_per_address else None
     why = relay.daily.start_attempt(today, name, address)
@@ -552,7 +559,7 @@ def _daily_attempt(relay: "Relay", conn: Conn, name: str, today: str) -> None:
                      f"someone at this address has already played the challenge of {today}")
 
 
-def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def daily_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
     name = _name(msg.get("name"))
     today = relay.clock.today()
@@ -577,7 +584,7 @@ def daily_play(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
 DAILY_TURN_SECONDS = 60
 
 
-def daily_log(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
+def daily_log(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     date, name = msg.get("date"), msg.get("name")
     if not isinstance(date, str) or not isinstance(name, str):
         raise Refuse("bad_settings", "daily_log needs a date and a name")
@@ -591,7 +598,7 @@ def daily_log(relay: "Relay", conn: Conn, msg: dict, rid: Any) -> None:
     _reply(conn, {"type": "log", "date": date, "name": name, "log": data}, rid)
 
 
-HANDLERS: dict[str, Callable[["Relay", Conn, dict, Any], None]] = {
+HANDLERS: dict[str, Callable[[Host, Conn, dict, Any], None]] = {
     "hello": hello, "ping": ping, "pong": pong,
     "list_tables": list_tables, "create_table": create_table, "join": join,
     "set_name": set_name, "leave": leave, "start": start,

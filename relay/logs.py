@@ -6,6 +6,8 @@ import os
 import re
 from pathlib import Path
 
+from .services import Clock
+
 log = logging.getLogger("bonanza.relay")
 
 _NAME = re.compile(r"^[0-9]{8}-[0-9]{6}-[a-z]+-[A-Z0-9]+(-[0-9]+)?\.bonanza$")
@@ -14,7 +16,7 @@ _NAME = re.compile(r"^[0-9]{8}-[0-9]{6}-[a-z]+-[A-Z0-9]+(-[0-9]+)?\.bonanza$")
 class LogFolder:
     """``<data>/logs``: written once per finished table, read for a closed daily."""
 
-    def __init__(self, folder: Path, clock):
+    def __init__(self, folder: Path, clock: Clock):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.clock = clock

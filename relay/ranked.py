@@ -36,6 +36,7 @@ class RankedStore:
                               "VALUES (?, ?, ?, ?, ?)", (name_key(name), name, ruleset,
                                                          int(hints), date))
         n = self.attempts(name)
+        assert cur.lastrowid is not None   # an INSERT always gives the new row's id
         return cur.lastrowid, n
 
     def attempts(self, name: str) -> int:

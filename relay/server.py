@@ -10,6 +10,9 @@ clock.  Its modules, one concern each:
 * ``logs``: finished logs on disk;  ``daily``: the daily challenge's database;
 * ``clock``: the one injectable clock;  ``cli``: the command line (``bonanza-relay``).
 
+Those modules know the relay only through the protocols of ``services`` (a connection's
+host, a table's services, the handlers' services), which ``Relay`` implements.
+
 The wire protocol is described in docs/protocol.md.
 """
 from __future__ import annotations
@@ -18,16 +21,18 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Any, Coroutine
 
 from .auto import Auto
 from .clock import RealClock
-from .connection import Conn, Limits, Refuse, error_msg
+from .connection import Conn, Refuse, error_msg
 from .daily import DailyStore
 from .handlers import HANDLERS
 from .keys import load_or_create
+from .limits import Limits
 from .logs import LogFolder
 from .ranked import RankedStore
+from .services import Clock, Timer
 from .tables import FINISHED_KEEP, Slot, Table
 
 log = logging.getLogger("bonanza.relay")
@@ -41,17 +46,16 @@ __all__ = ["Relay", "Limits", "Refuse", "error_msg", "DAILY_ABANDON", "DAILY_LIM
 
 
 class Relay:
-    def __init__(self, data_dir: str | os.PathLike, clock=None, bot_delay: float = 0.6,
-                 limits: Limits | None = None, auto: Auto | None = None,
-                 time_scale: float = 1.0, idle_exit: float | None = None,
+    def __init__(self, data_dir: str | os.PathLike, clock: Clock | None = None,
+                 bot_delay: float = 0.6, limits: Limits | None = None, auto: Auto | None = None,
+                 idle_exit: float | None = None,
                  daily_per_address: bool = True, discovery: tuple[str, int] | None = None,
                  name: str | None = None):
         self.data_dir = Path(data_dir)
-        self.clock = clock or RealClock()
+        self.clock: Clock = clock or RealClock()
         self.logs = LogFolder(self.data_dir / "logs", self.clock)
         self.logs_dir = self.logs.folder
-        self.bot_delay = bot_delay
-        self.time_scale = time_scale   # tests: a 30 s turn lasts 30 * time_scale seconds
+        self.bot_delay = bot_delay     # game seconds a bot waits per action while people watch
         self.limits = limits or Limits()
         self.daily_per_address = daily_per_address   # one daily attempt per connecting address
         self.auto = auto or Auto()
@@ -72,15 +76,15 @@ class Relay:
         self._idle_since: float | None = None
         self._tasks: set[asyncio.Task] = set()
         self._net_timer: asyncio.TimerHandle | None = None
-        self._game_timer = None
+        self._game_timer: Timer | None = None
         self._to_flush: list[Conn] = []
         self._closed = False
         # UDP discovery (relay/discovery.py): where to listen, (host, port); port 0 is any
         # free one (tests).  None: the relay is not announced.
         self.discovery = discovery
         self.discovery_port: int | None = None
-        self.discovery_protocol = None
-        self._discovery_transport = None
+        self.discovery_protocol: Any = None
+        self._discovery_transport: asyncio.BaseTransport | None = None
         self.name = name
 
     # ------------------------------------------------------------ life
@@ -125,7 +129,7 @@ class Relay:
         """The event loop's clock, for connection liveness only (see ``connection``)."""
         return asyncio.get_running_loop().time()
 
-    def spawn(self, coro) -> asyncio.Task:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -136,7 +140,14 @@ class Relay:
         if not task.cancelled() and task.exception() is not None:
             log.error("relay task failed", exc_info=task.exception())
 
-    def _dirty(self, conn: Conn) -> None:
+    # ------------------------------------------------------------ connections (ConnectionHost)
+    def register(self, conn: Conn) -> None:
+        self.conns.add(conn)
+
+    def forget(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+
+    def flush_soon(self, conn: Conn) -> None:
         """``conn`` has frames to write: flush them all once, after this iteration's work."""
         if not self._to_flush:
             asyncio.get_running_loop().call_soon(self._flush)
@@ -185,8 +196,9 @@ class Relay:
             # a daily attempt or a ranked run nobody plays must end (and be counted)
             if table.mode not in ("daily", "ranked") or not table.running:
                 continue
+            started = table.started_at if table.started_at is not None else now
             if ((table.slots[0].conn is None and now - table.slots[0].last_seen > DAILY_ABANDON)
-                    or now - table.started_at > DAILY_LIMIT):
+                    or now - started > DAILY_LIMIT):
                 table.give_up(0, "away")
         if self.idle_exit is None:
             return
@@ -216,7 +228,7 @@ class Relay:
             if verdict == "kill":
                 conn.close("flood")
             return
-        handler: Callable | None = HANDLERS.get(kind)
+        handler = HANDLERS.get(kind)
         if handler is None:
             conn.send(error_msg("bad_message", f"unknown message type {kind[:40]!r}", rid))
             conn.close("unknown type")
@@ -278,12 +290,14 @@ class Relay:
         table.slots.append(slot)
         table.host = slot
         self.tables[table.code] = table
-        self.tokens[slot.token] = slot
+        if slot.token is not None:
+            self.tokens[slot.token] = slot
         self.attach(conn, slot)
 
     def leave_lobby(self, table: Table, slot: Slot) -> None:
         table.slots.remove(slot)
-        self.tokens.pop(slot.token, None)
+        if slot.token is not None:
+            self.tokens.pop(slot.token, None)
         if table.daily_date is not None:     # the attempt was used; it ends without a game
             self.daily.end_attempt(table.daily_date, slot.name, "left")
         table.reindex()

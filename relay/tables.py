@@ -8,22 +8,22 @@ broadcast of the record's bytes exactly as logged, and the end of the game.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import secrets
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from bonanza.core import dice as dice_mod
-from bonanza.core.game import Refusal, standings
+from bonanza.core.game import GameState, Refusal, standings
 from bonanza.core.log import pack as _pack
 from bonanza.core.match import GAME_OVER, NO_HOLD, Match
 from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.wire import LENGTH, encode_frame
 
+from .services import TableServices, Timer
+
 if TYPE_CHECKING:  # pragma: no cover
     from .connection import Conn
-    from .server import Relay
 
 log = logging.getLogger("bonanza.relay")
 
@@ -54,7 +54,7 @@ class Slot:
         self.conn: Conn | None = None
         self.autos = 0            # automatic turns in a row while disconnected
         self.index = 0
-        self.last_seen = table.relay.clock.now()
+        self.last_seen = table.services.clock.now()
 
 
 # ---------------------------------------------------------------- move frames
@@ -77,9 +77,9 @@ def move_frame(encoded_record: bytes, clock: dict | None, rid: Any = None) -> by
 
 # ---------------------------------------------------------------- a table
 class Table:
-    def __init__(self, relay: "Relay", code: str, mode: str, ruleset: str, nseats: int,
-                 turn_seconds: int | None, seed: bytes):
-        self.relay = relay
+    def __init__(self, services: TableServices[Table], code: str, mode: str, ruleset: str,
+                 nseats: int, turn_seconds: int | None, seed: bytes):
+        self.services = services
         self.code = code
         self.mode = mode
         self.ruleset = ruleset
@@ -90,22 +90,22 @@ class Table:
         self.slots: list[Slot] = []
         self.host: Slot | None = None
         self.match: Match | None = None
-        self.turn_id: tuple | None = None
-        self.timer = None                      # the table's one clock timer (_arm)
+        self.turn_id: tuple[int, int] | None = None   # (turn, active seat) the clock is set for
+        self.timer: Timer | None = None        # the table's one clock timer (_arm)
         self.timer_at: float | None = None     # when it fires
         self.deadline: float | None = None     # the end of the active human seat's turn
         self.announce_at: float | None = None  # the next "clock" announcement
-        self.bot_turn: tuple | None = None     # the turn a bot task was started for
+        self.bot_turn: tuple[int, int] | None = None   # the turn a bot task was started for
         self.finished = False
         self.end_msg: dict | None = None
         self.daily_date: str | None = None
         self.started_at: float | None = None   # a daily attempt's or ranked run's start
         self.ranked_id: int | None = None
         self.bots: str | list[str] = DEFAULT_BOT_POLICY   # as the host set it
-        self.watchers_conns: set = set()       # connections watching, seated nowhere
+        self.watchers_conns: set[Conn] = set()   # connections watching, seated nowhere
         self.rematch_code: str | None = None   # the table its players play again at
-        self.revealing: tuple | None = None    # (host's conn, rid) while seats reveal
-        self.reveal_timer = None
+        self.revealing: tuple[Conn, Any] | None = None   # (host's conn, rid) while seats reveal
+        self.reveal_timer: Timer | None = None
         self.finished_at: float | None = None
 
     # ------------------------------------------------------------ seats
@@ -114,6 +114,13 @@ class Table:
         if isinstance(self.bots, str):
             return self.bots
         return self.bots[k] if k < len(self.bots) else DEFAULT_BOT_POLICY
+
+    @property
+    def started_match(self) -> Match:
+        """The match of a started table (the game's moves need one)."""
+        if self.match is None:
+            raise RuntimeError(f"table {self.code} has not started")
+        return self.match
 
     @property
     def started(self) -> bool:
@@ -160,7 +167,7 @@ class Table:
         }
 
     @staticmethod
-    def _player(s: Slot, st) -> dict:
+    def _player(s: Slot, st: GameState | None) -> dict:
         p = {"seat": s.index, "name": s.name, "kind": s.kind,
              "connected": s.kind == "bot" or s.conn is not None,
              "playing": st is None or not st.has_given_up(s.index)}
@@ -169,7 +176,7 @@ class Table:
         return p
 
     # ------------------------------------------------------------ sending
-    def _receivers(self):
+    def _receivers(self) -> Iterator[Conn]:
         """Every connection that sees this table: the seats', then the watchers'."""
         for s in self.slots:
             if s.conn is not None:
@@ -180,11 +187,12 @@ class Table:
         """Send ``msg`` to every connected seat with its own ``seat`` index added (nil
         for watchers)."""
         for s in self.slots:
-            if s.conn is not None:
+            conn = s.conn
+            if conn is not None:
                 m = dict(msg, seat=s.index)
-                if s.conn is sender and rid is not None:
+                if conn is sender and rid is not None:
                     m["rid"] = rid
-                s.conn.send(m)
+                conn.send(m)
         for c in self.watchers_conns:
             c.send(dict(msg, seat=None))
 
@@ -224,47 +232,54 @@ class Table:
         """``seat`` rolls keeping ``hold`` (None: what it announced it holds)."""
         if self.finished:
             return GAME_OVER
-        rec, refusal = self.match.roll(hold, auto, seat=seat, intent=intent)
-        return refusal or self._moved(rec, sender, rid)
+        rec, refusal = self.started_match.roll(hold, auto, seat=seat, intent=intent)
+        if rec is not None:
+            self._moved(rec, sender, rid)
+        return refusal
 
     def write(self, seat: int, box: Any, auto: bool = False,
               sender: "Conn | None" = None, rid: Any = None,
               intent: dict | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
-        rec, refusal = self.match.write(box, auto, seat=seat, intent=intent)
-        return refusal or self._moved(rec, sender, rid)
+        rec, refusal = self.started_match.write(box, auto, seat=seat, intent=intent)
+        if rec is not None:
+            self._moved(rec, sender, rid)
+        return refusal
 
     def give_up(self, seat: int, why: str, sender: "Conn | None" = None,
                 rid: Any = None, intent: dict | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
-        rec, refusal = self.match.give_up(seat, why, intent)
-        return refusal or self._moved(rec, sender, rid)
+        rec, refusal = self.started_match.give_up(seat, why, intent)
+        if rec is not None:
+            self._moved(rec, sender, rid)
+        return refusal
 
     def hold(self, seat: int, mask: Any, sender: "Conn | None" = None,
              rid: Any = None) -> Refusal | None:
         """``seat`` announces the dice it holds; everyone sees them at once."""
         if self.finished:
             return GAME_OVER
-        refusal = self.match.hold(seat, mask)
+        match = self.started_match
+        refusal = match.hold(seat, mask)
         if refusal is None:
-            self.broadcast({"type": "hold", "seat": seat, "seq": self.match.state.seq,
+            self.broadcast({"type": "hold", "seat": seat, "seq": match.state.seq,
                             "held": list(mask)}, sender, rid)
         return refusal
 
     def _moved(self, rec: dict, sender: "Conn | None", rid: Any) -> None:
         """After the match made a move: the clock, the broadcast, the next turn."""
+        match = self.started_match
         move = rec["move"]
         if move["type"] in ("roll", "write") and not move.get("auto"):
             self.slots[move["seat"]].autos = 0
         self._new_turn()
-        self.broadcast_move(self.match.log.encoded[-1], self.clock_info(), sender, rid)
-        if self.match.state.over:
+        self.broadcast_move(match.log.encoded[-1], self.clock_info(), sender, rid)
+        if match.state.over:
             self.finish()
         else:
             self._after()
-        return None
 
     # ------------------------------------------------------------ the turn clock
     def clock_info(self) -> dict | None:
@@ -272,7 +287,7 @@ class Table:
             return None
         st = self.match.state
         return {"seat": st.active, "turn": st.turn, "turn_seconds": self.turn_seconds,
-                "remaining": round(max(0.0, self.deadline - self.relay.clock.now()), 3)}
+                "remaining": round(max(0.0, self.deadline - self.services.clock.now()), 3)}
 
     def stop_timer(self) -> None:
         if self.timer is not None:
@@ -285,8 +300,8 @@ class Table:
     # still pending from an earlier turn is always due no later than the new turn's
     # first event, and when it fires it re-arms itself for the current turn.
     def _arm(self, at: float) -> None:
-        clock = self.relay.clock
-        if self.timer is not None:
+        clock = self.services.clock
+        if self.timer is not None and self.timer_at is not None:
             if self.timer_at <= at + CLOCK_EPS:
                 return
             self.timer.cancel()
@@ -295,68 +310,70 @@ class Table:
 
     def _tick(self) -> None:
         self.timer = self.timer_at = None
-        if self.finished or self.deadline is None:
+        deadline, turn_id = self.deadline, self.turn_id
+        if self.finished or deadline is None or turn_id is None:
             return
-        now = self.relay.clock.now()
-        if now >= self.deadline - CLOCK_EPS:
-            self.relay.spawn(self._auto_turn(self.turn_id))
+        now = self.services.clock.now()
+        if now >= deadline - CLOCK_EPS:
+            self.services.spawn(self._auto_turn(turn_id))
             return
         if self.announce_at is not None and now >= self.announce_at - CLOCK_EPS:
             self.broadcast({"type": "clock", "clock": self.clock_info()})
-            self.announce_at = self._next_announce()
-        self._arm(self.deadline if self.announce_at is None else self.announce_at)
+            self.announce_at = self._next_announce(deadline)
+        self._arm(deadline if self.announce_at is None else self.announce_at)
 
-    def _next_announce(self) -> float | None:
+    def _next_announce(self, deadline: float) -> float | None:
         """When to send the next ``clock``: every ANNOUNCE_EVERY seconds of the turn, then
-        every second in the last ANNOUNCE_LAST (in turn seconds, scaled by time_scale)."""
-        scale = self.relay.time_scale
-        left = (self.deadline - self.relay.clock.now() - CLOCK_EPS) / scale
+        every second in the last ANNOUNCE_LAST."""
+        left = deadline - self.services.clock.now() - CLOCK_EPS
         if left > ANNOUNCE_LAST:
             at = (math.ceil(left / ANNOUNCE_EVERY) - 1) * ANNOUNCE_EVERY
         else:
             at = math.ceil(left) - 1
-        return self.deadline - at * scale if at >= 1 else None
+        return deadline - at if at >= 1 else None
 
     def _new_turn(self) -> bool:
         """Set up the clock when the turn changed; True when it did."""
-        st = self.match.state
-        turn_id = (st.turn, st.active)
+        st = self.started_match.state
+        active = st.active if st.active is not None else -1   # -1: over, nobody's turn
+        turn_id = (st.turn, active)
         if turn_id == self.turn_id:
             return False
         self.turn_id = turn_id
         self.deadline = self.announce_at = None
         if st.over:
             return True
-        slot = self.slots[st.active]
+        slot = self.slots[active]
         if slot.kind == "human" and self.turn_seconds:
-            self.deadline = self.relay.clock.now() + self.turn_seconds * self.relay.time_scale
-            self.announce_at = self._next_announce()
-            self._arm(self.deadline if self.announce_at is None else self.announce_at)
+            deadline = self.deadline = self.services.clock.now() + self.turn_seconds
+            self.announce_at = self._next_announce(deadline)
+            self._arm(deadline if self.announce_at is None else self.announce_at)
         return True
 
     def _after(self) -> None:
         """Start the bot's turn when a bot is to play."""
-        st = self.match.state
-        if st.over or self.finished:
+        st, turn_id = self.started_match.state, self.turn_id
+        if st.over or self.finished or st.active is None or turn_id is None:
             return
         slot = self.slots[st.active]
-        if slot.kind == "bot" and self.bot_turn != self.turn_id:
-            self.bot_turn = self.turn_id
-            self.relay.spawn(self._bot_turn(self.turn_id))
+        if slot.kind == "bot" and self.bot_turn != turn_id:
+            self.bot_turn = turn_id
+            self.services.spawn(self._bot_turn(turn_id))
 
     # ------------------------------------------------------------ automatic moves
-    async def _auto_turn(self, turn_id: tuple) -> None:
+    async def _auto_turn(self, turn_id: tuple[int, int]) -> None:
         """The clock ran out: roll if nothing was rolled, then write the advisor's box."""
-        auto = self.relay.auto
+        auto = self.services.auto
         await auto.ready()
         if self.finished or self.turn_id != turn_id:
             return
-        seat = self.match.state.active
+        match = self.started_match
+        seat = turn_id[1]
         slot = self.slots[seat]
-        if self.match.state.dice is None and self.roll(seat, NO_HOLD, auto=True) is not None:
+        if match.state.dice is None and self.roll(seat, NO_HOLD, auto=True) is not None:
             return
-        st = self.match.state
-        if self.finished or self.turn_id != turn_id:
+        st = match.state
+        if self.finished or self.turn_id != turn_id or st.dice is None:
             return
         box = auto.advisor_box(self.ruleset, st.sheets[seat], st.dice, st.rolls_left)
         if self.write(seat, box, auto=True) is not None:
@@ -364,38 +381,43 @@ class Table:
             return
         if slot.conn is None:
             slot.autos += 1
-            st = self.match.state
+            st = match.state
             if slot.autos >= AWAY_LIMIT and not st.over and not st.has_given_up(seat):
                 self.give_up(seat, "away")
 
-    async def _bot_turn(self, turn_id: tuple) -> None:
-        relay = self.relay
-        await relay.auto.ready()
+    async def _bot_turn(self, turn_id: tuple[int, int]) -> None:
+        # A bot paces itself on the game clock, so people watching can follow it (and a
+        # test's manual clock decides when it moves); alone it plays at once.
+        services = self.services
+        clock = services.clock
+        await services.auto.ready()
+        match = self.started_match
         seat = turn_id[1]
         slot = self.slots[seat]
         while True:
-            await asyncio.sleep(relay.bot_delay if self.watchers() else 0)
-            st = self.match.state
+            await clock.sleep(services.bot_delay if self.watchers() else 0)
+            st = match.state
             if self.finished or self.turn_id != turn_id:
                 return
-            action, arg = relay.auto.bot_action(slot.policy, self.ruleset, st.sheets[seat],
-                                                st.dice, st.rolls_left)
+            action, arg = services.auto.bot_action(slot.policy, self.ruleset, st.sheets[seat],
+                                                   st.dice, st.rolls_left)
             if action == "write":
                 refusal = self.write(seat, arg)
             else:
                 hold = [bool(h) for h in arg] if st.dice is not None else list(NO_HOLD)
-                if st.dice is not None and any(hold) and relay.bot_delay and self.watchers():
+                if st.dice is not None and any(hold) and services.bot_delay and self.watchers():
                     self.hold(seat, hold)   # people watching see the bot's choice first
-                    await asyncio.sleep(relay.bot_delay)
+                    await clock.sleep(services.bot_delay)
                     if self.finished or self.turn_id != turn_id:
                         return
                 refusal = self.roll(seat, hold)
             if refusal is not None:
                 log.error("bot move refused (%s); writing the advisor's box", refusal.message)
-                st = self.match.state
-                box = relay.auto.advisor_box(self.ruleset, st.sheets[seat], st.dice,
-                                             st.rolls_left)
-                self.write(seat, box)
+                st = match.state
+                if st.dice is not None:
+                    box = services.auto.advisor_box(self.ruleset, st.sheets[seat], st.dice,
+                                                    st.rolls_left)
+                    self.write(seat, box)
                 return
             if action == "write":
                 return
@@ -405,27 +427,27 @@ class Table:
         if self.finished:
             return
         self.finished = True
-        self.finished_at = self.relay.clock.now()
+        services, match = self.services, self.started_match
+        self.finished_at = services.clock.now()
         self.stop_timer()
-        relay, match = self.relay, self.match
-        meta = {"relay": "bonanza-relay", "table": self.code}
+        meta: dict[str, Any] = {"relay": "bonanza-relay", "table": self.code}
         if self.mode == "ranked":      # the run's time is the relay's: its last stamp
             records = match.log.encoded
             meta["duration_ms"] = match.log.records_from(len(records) - 1)[0]["at"] \
                 if records else 0
         end = match.finish(meta)
         data = match.log.to_bytes()
-        fname = relay.logs.write(self.mode, self.code, data)
+        fname = services.logs.write(self.mode, self.code, data)
         ranking = [s.to_dict() for s in standings(match.state)]
-        if self.mode == "ranked":
+        if self.mode == "ranked" and self.ranked_id is not None:
             gave = match.state.gave_up[0][1] if match.state.gave_up else None
-            relay.ranked.finish(self.ranked_id, match.state.total(0), meta["duration_ms"], gave,
-                                fname)
+            services.ranked.finish(self.ranked_id, match.state.total(0), meta["duration_ms"],
+                                   gave, fname)
         if self.daily_date is not None:
             gave_up = {seat: why for seat, why in match.state.gave_up}
             for slot in self.slots:
                 if slot.kind == "human":
-                    relay.daily.finish_attempt(self.daily_date, slot.name,
+                    services.daily.finish_attempt(self.daily_date, slot.name,
                                                match.state.total(slot.index),
                                                gave_up.get(slot.index), fname)
             # The seed is the whole day's dice: whoever saw it could play the date with
@@ -435,4 +457,4 @@ class Table:
         self.end_msg = {"type": "end", "end": end, "standings": ranking, "log": data,
                         "file": fname}
         self.broadcast(self.end_msg)
-        relay.clock.call_later(FINISHED_KEEP, lambda: relay.purge(self))
+        services.clock.call_later(FINISHED_KEEP, lambda: services.purge(self))

@@ -6,19 +6,21 @@ import contextlib
 import tempfile
 
 from bonanza.client.relay_client import RelayClient
-from bonanza.relay.clock import ManualClock
-from bonanza.relay.server import Limits, Relay
+from bonanza.relay.clock import ManualClock, ScaledClock
+from bonanza.relay.limits import Limits
+from bonanza.relay.server import Relay
+from bonanza.relay.services import Clock
 
 
 @contextlib.asynccontextmanager
-async def running_relay(data_dir: str | None = None, clock=None, bot_delay: float = 0.0,
-                        limits: Limits | None = None, wait_advisor: bool = True,
-                        time_scale: float = 1.0, daily_per_address: bool = False,
+async def running_relay(data_dir: str | None = None, clock: Clock | None = None,
+                        bot_delay: float = 0.0, limits: Limits | None = None,
+                        wait_advisor: bool = True, daily_per_address: bool = False,
                         discovery: tuple[str, int] | None = None):
     with tempfile.TemporaryDirectory() if data_dir is None else contextlib.nullcontext(data_dir) as d:
         # Every test client connects from 127.0.0.1: the daily's address rule is off
         # unless a test turns it on.
-        relay = Relay(d, clock=clock, bot_delay=bot_delay, limits=limits, time_scale=time_scale,
+        relay = Relay(d, clock=clock, bot_delay=bot_delay, limits=limits,
                       daily_per_address=daily_per_address, discovery=discovery)
         await relay.start("127.0.0.1", 0)
         if wait_advisor:
@@ -57,7 +59,7 @@ def choose_box(state) -> str:
 
 
 __all__ = ["running_relay", "connect", "two_at_a_table", "settle", "choose_box", "ManualClock",
-           "Limits"]
+           "ScaledClock", "Limits"]
 
 
 async def play_turn_step(c: RelayClient) -> dict:
