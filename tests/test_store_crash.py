@@ -1,36 +1,35 @@
 """Kills at the worst moments: during salvage, after a burst of games with the -wal
-deleted, and two windows opening a new folder at once."""
+deleted, and two windows opening a new folder at once.
+
+Every kill is exact: the child kills itself (SIGKILL) at a chosen point through the
+store's test hook (``client/store/kill_hook.py``), never after a guessed sleep, so each
+case proves the same moment on every run."""
 from __future__ import annotations
 
 import json
 import os
-import random
+import selectors
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
-from test_store_helpers import ROOT, solo_log
+from test_store_helpers import CHILD_PRELUDE, ROOT, run_child, solo_log
 
 from bonanza.client.store import PAGE_SIZE, open_store
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
-PRELUDE = r"""
-import sys
-sys.path.insert(0, sys.argv[1])
-sys.path.insert(0, sys.argv[1] + "/tests")
-"""
-
-OPEN_ONLY = PRELUDE + r"""
+OPEN_ONLY = r"""
 from bonanza.client.store import open_store
 store, notices = open_store(sys.argv[2])
 print("opened", [n.code for n in notices], flush=True)
 store.close()
 """
+
+SALVAGED = 120   # games in the damaged file
 
 
 def count_games(path: str) -> int:
@@ -41,52 +40,64 @@ def count_games(path: str) -> int:
         conn.close()
 
 
-def test_kills_during_salvage_lose_nothing_and_the_next_start_finishes_it(tmp_path):
-    n = 280
-    damaged = str(tmp_path / "damaged")
-    store, _ = open_store(damaged)
+@pytest.fixture(scope="module")
+def damaged(tmp_path_factory):
+    """A folder whose file lost its schema page (a raw salvage), and the games it held."""
+    folder = str(tmp_path_factory.mktemp("damaged") / "data")
+    store, _ = open_store(folder)
     store.save_profile(name="Chloé")
-    recs = [store.record_game(solo_log(i)) for i in range(n)]
+    recs = [store.record_game(solo_log(i)) for i in range(SALVAGED)]
     store.close()
-    with open(os.path.join(damaged, "bonanza.db"), "r+b") as f:
-        f.write(os.urandom(PAGE_SIZE))   # the schema page is gone: a long raw salvage
-    original = open(os.path.join(damaged, "bonanza.db"), "rb").read()
-    rng = random.Random(7)
-    kills, mid_salvage, rounds = 0, 0, 6
-    for round_ in range(rounds):
-        data = str(tmp_path / f"round{round_}")
-        shutil.copytree(damaged, data)
-        path = os.path.join(data, "bonanza.db")
-        for _ in range(2):   # killed, then killed again while resuming
-            proc = subprocess.Popen([sys.executable, "-c", OPEN_ONLY, ROOT, data],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(0.25, 1.2))
-            if proc.poll() is None:
-                proc.kill()   # SIGKILL
-                kills += 1
-            proc.wait(timeout=10)
-            if os.path.exists(path + ".salvage"):
-                mid_salvage += 1
-            elif open(path, "rb").read() != original:   # killed before it began: untouched
-                assert count_games(path) == n   # never a partly filled file without its marker
-        store, notices = open_store(data)
-        try:
-            assert store.persistent
-            hist = store.history(limit=1000)
-            assert len(hist) == n
-            assert {g.seed for g in hist} == {r.seed for r in recs}
-            assert store.best("bonanza") == max(r.score for r in recs)
-            assert not os.path.exists(path + ".salvage")
-            assert not os.path.exists(path + ".salvaging")
-        finally:
-            store.close()
-        shutil.rmtree(data)
-    print(f"salvage: {kills} kills ({mid_salvage} mid-salvage) in {rounds} rounds, "
-          f"{n} of {n} games kept every round")
-    assert mid_salvage >= 1   # the loop did hit the salvage itself
+    with open(os.path.join(folder, "bonanza.db"), "r+b") as f:
+        f.write(os.urandom(PAGE_SIZE))   # the schema page is gone
+    return folder, recs
 
 
-BURST = PRELUDE + r"""
+# (the first start's kill, the resumed start's kill; None: the resumed start finishes)
+SALVAGE_KILLS = [
+    ("salvage_row:1", "salvage_row:40"),         # between recovered games, twice
+    ("salvage_row:60", "salvage_moved:1"),       # the resumed start dies before refilling
+    ("commit:7", "commit:3"),                    # inside a recovered game's transaction
+    ("salvage_moved:1", "salvage_filled:1"),     # moved aside; then filled, not yet in place
+    ("salvage_filled:1", "salvage_placed:1"),    # in place, the marker not yet removed
+    ("salvage_placed:1", None),
+]
+
+
+@pytest.mark.parametrize("first, second", SALVAGE_KILLS)
+def test_kills_during_salvage_lose_nothing_and_the_next_start_finishes_it(
+        tmp_path, damaged, first, second):
+    folder, recs = damaged
+    data = str(tmp_path / "data")
+    shutil.copytree(folder, data)
+    path = os.path.join(data, "bonanza.db")
+    for kill_at in (first, second):   # killed, then killed again while resuming
+        proc = run_child(OPEN_ONLY, data, kill_at=kill_at)
+        if kill_at is None:
+            assert proc.returncode == 0, proc.stderr
+            assert "store.corrupt_moved" in proc.stdout
+            break
+        assert proc.returncode == -signal.SIGKILL, proc.stderr   # it reached the point
+        assert os.path.exists(path + ".salvage")
+        # never a partly filled file in place: moved aside, or complete
+        assert not os.path.exists(path) or count_games(path) == SALVAGED
+    store, notices = open_store(data)
+    try:
+        assert store.persistent
+        hist = store.history(limit=1000)
+        assert len(hist) == SALVAGED
+        assert {g.seed for g in hist} == {r.seed for r in recs}
+        assert store.best("bonanza") == max(r.score for r in recs)
+        assert not os.path.exists(path + ".salvage")
+        assert not os.path.exists(path + ".salvaging")
+        if second is not None:   # this start finished the salvage and says so
+            assert [n.code for n in notices] == ["store.corrupt_moved"]
+            assert notices[0].params["resumed"] and notices[0].params["recovered"] == SALVAGED
+    finally:
+        store.close()
+
+
+BURST = r"""
 from test_store_helpers import solo_log
 from bonanza.client.store import open_store
 store, notices = open_store(sys.argv[2])
@@ -101,21 +112,11 @@ while True:
 
 def test_games_are_in_the_main_file_not_only_in_the_wal(tmp_path):
     data = str(tmp_path / "data")
-    proc = subprocess.Popen([sys.executable, "-c", BURST, ROOT, data],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    committed = []
-    try:
-        for line in proc.stdout:
-            committed.append(line.split())
-            if len(committed) >= 25:
-                break
-    finally:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-        err = proc.stderr.read()
-        proc.stdout.close()
-        proc.stderr.close()
-    assert len(committed) >= 25, err
+    # game 26 is committed, its checkpoint not yet run: the worst moment to lose the -wal
+    proc = run_child(BURST, data, kill_at="checkpoint:26")
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    committed = [line.split() for line in proc.stdout.splitlines()]
+    assert len(committed) == 25
     path = os.path.join(data, "bonanza.db")
     for suffix in ("-wal", "-shm"):   # a player "cleaning up" after the crash
         if os.path.exists(path + suffix):
@@ -130,38 +131,55 @@ def test_games_are_in_the_main_file_not_only_in_the_wal(tmp_path):
         store.close()
 
 
-RACE = PRELUDE + r"""
+RACE = r"""
 import json
-import time
 from test_store_helpers import solo_log
 from bonanza.client.store import open_store
-start = float(sys.argv[3])
-time.sleep(max(0.0, start - time.time()))
+print("ready", flush=True)
+sys.stdin.readline()   # the parent's "go": both windows are past their imports
 store, notices = open_store(sys.argv[2])
 began = store.begin_daily("2024-06-01")
-rec = store.record_game(solo_log(int(sys.argv[4])))
+rec = store.record_game(solo_log(int(sys.argv[3])))
 print(json.dumps([[n.code for n in notices], store.persistent, began, rec.id]), flush=True)
 store.close()
 """
+
+
+def _line(proc: subprocess.Popen, timeout: float = 60.0) -> str:
+    """The child's next line, waited for at most ``timeout`` seconds."""
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        if not sel.select(timeout):
+            return ""
+    return proc.stdout.readline().strip()
 
 
 def test_two_windows_opening_a_new_folder_at_once(tmp_path):
     races = 15
     for race in range(races):
         data = str(tmp_path / f"race{race}")
-        start = time.time() + 0.8   # both past their imports, then open together
-        procs = [subprocess.Popen([sys.executable, "-c", RACE, ROOT, data, str(start),
-                                   str(race * 2 + k)], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for k in range(2)]
-        outs = []
-        for p in procs:
-            out, err = p.communicate(timeout=60)
-            assert p.returncode == 0, err
-            outs.append(out.strip())
+        procs = [subprocess.Popen([sys.executable, "-c", CHILD_PRELUDE + RACE, ROOT, data,
+                                   str(race * 2 + k)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for k in range(2)]
+        try:
+            assert [_line(p) for p in procs] == ["ready", "ready"]
+            for p in procs:   # both open together
+                p.stdin.write("go\n")
+                p.stdin.flush()
+            outs = []
+            for p in procs:
+                out, err = p.communicate(timeout=60)
+                assert p.returncode == 0, err
+                outs.append(out.strip())
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait(timeout=10)
         seen = [json.loads(o) for o in outs]
         assert all(codes == [] and persistent for codes, persistent, _b, _i in seen), outs
         assert sorted(b for _c, _p, b, _i in seen) == [False, True], outs   # one daily
         store, notices = open_store(data)
         assert notices == [] and len(store.history()) == 2
         store.close()
-    print(f"race: {races} of {races} clean")

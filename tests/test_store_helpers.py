@@ -84,3 +84,26 @@ def final_state(log: bytes):
     v = verify_bytes(log)
     assert v.ok, v.detail
     return v.states[-1]
+
+
+# ---------------------------------------------------------------- child processes
+
+# A child's script starts with this: argv[1] is the checkout (for bonanza and these helpers).
+CHILD_PRELUDE = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/tests")
+"""
+
+
+def run_child(script: str, *args: str, kill_at: str | None = None, timeout: float = 120):
+    """Run ``CHILD_PRELUDE + script`` to its end (or its kill) and return the finished
+    ``CompletedProcess`` (text).  ``kill_at`` is ``<point>:<k>`` for the store's test hook
+    (``client/store/kill_hook.py``): the child kills itself there with SIGKILL."""
+    import subprocess
+    env = dict(os.environ)
+    env.pop("BONANZA_TEST_KILL_AT", None)
+    if kill_at is not None:
+        env["BONANZA_TEST_KILL_AT"] = kill_at
+    return subprocess.run([sys.executable, "-c", CHILD_PRELUDE + script, ROOT, *args], env=env,
+                          capture_output=True, text=True, timeout=timeout)
