@@ -31,15 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgpack
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bonanza.core.rules import BOXES  # noqa: E402
-from bonanza.relay.framing import LENGTH, pack_frame  # noqa: E402
-
-unpackb = msgpack.unpackb
+from bonanza.core.wire import MAX_CLIENT_FRAME, MAX_RELAY_FRAME, FrameDecoder, encode_frame  # noqa: E402
 
 GAME_MOVES = 2 * len(BOXES) * 4      # a bench game: every seat rolls once and writes, 13 rounds
 
@@ -47,11 +43,12 @@ GAME_MOVES = 2 * len(BOXES) * 4      # a bench game: every seat rolls once and w
 # ---------------------------------------------------------------- the bare relay
 
 class BareConn(asyncio.Protocol):
-    """Frames in, frames out: no checks, no dice, no log; the same messages as the relay."""
+    """Frames in, frames out (cut and made by core.wire, as the relay's are): no checks, no
+    dice, no log; the same messages as the relay."""
     groups: dict = {}
 
     def __init__(self):
-        self.buf = bytearray()
+        self.frames = FrameDecoder(MAX_CLIENT_FRAME)
         self.group = None
         self.seat = 0
 
@@ -59,19 +56,11 @@ class BareConn(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data):
-        buf = self.buf
-        buf += data
-        pos, size = 0, len(buf)
-        while size - pos >= 4:
-            (n,) = LENGTH.unpack_from(buf, pos)
-            if size - pos - 4 < n:
-                break
-            self.handle(msgpack.unpackb(buf[pos + 4:pos + 4 + n], raw=False))
-            pos += 4 + n
-        del buf[:pos]
+        for msg in self.frames.feed(data):
+            self.handle(msg)
 
     def send(self, msg):
-        self.transport.write(pack_frame(msg))
+        self.transport.write(encode_frame(msg))
 
     def handle(self, msg):
         kind = msg["type"]
@@ -85,14 +74,14 @@ class BareConn(asyncio.Protocol):
             else:
                 move = {"type": "write", "seat": self.seat, "box": msg["box"], "auto": False}
                 active = (self.seat + 1) % 4
-            frame = pack_frame({"type": "move", "record": {
+            frame = encode_frame({"type": "move", "record": {
                 "kind": "move", "seq": g["seq"], "move": move, "state": bytes(16),
                 "chain": bytes(32)}, "clock": {"seat": active, "turn": g["seq"] // 8,
                                                "turn_seconds": 90, "remaining": 90.0}})
             for c in g["members"]:
                 c.transport.write(frame)
             if g["seq"] >= GAME_MOVES:
-                frame = pack_frame({"type": "end", "end": {"seq": g["seq"]}, "standings": [],
+                frame = encode_frame({"type": "end", "end": {"seq": g["seq"]}, "standings": [],
                                     "log": bytes(4000), "file": "x"})
                 for c in g["members"]:
                     c.transport.write(frame)
@@ -141,7 +130,7 @@ class Stats:
 class Seat(asyncio.Protocol):
     def __init__(self, group: "Group", idx: int):
         self.group, self.idx = group, idx
-        self.raw = b""
+        self.frames = FrameDecoder(MAX_RELAY_FRAME)
         self.transport = None
         self.reset()
 
@@ -157,19 +146,12 @@ class Seat(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data):
-        raw = self.raw + data if self.raw else data
-        pos, size = 0, len(raw)
         on_message = self.group.on_message
-        while size - pos >= 4:
-            (n,) = LENGTH.unpack_from(raw, pos)
-            if size - pos - 4 < n:
-                break
-            on_message(self, unpackb(raw[pos + 4:pos + 4 + n], raw=False))
-            pos += 4 + n
-        self.raw = raw[pos:] if pos < size else b""
+        for msg in self.frames.feed(data):
+            on_message(self, msg)
 
     def send(self, msg):
-        self.transport.write(pack_frame(msg))
+        self.transport.write(encode_frame(msg))
 
     def act(self):
         think = self.group.stats.think

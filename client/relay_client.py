@@ -1,8 +1,9 @@
 """Client side of the relay protocol (docs/protocol.md).
 
-``RelayClient`` is an asyncio client that keeps the table's log locally: every
-move record is re-applied with ``core`` in order and its state hash and chain
-are compared, so a desync is noticed at once (``Desync``).  ``RelayConnection``
+``RelayClient`` is an asyncio client that keeps the table's log locally: frames are
+cut by ``core.wire`` and the game is followed by ``core.follower.TableFollower``, which
+folds every record with core and checks its chain, signature and state hash, so a
+desync is noticed at once (``Desync``).  ``RelayConnection``
 runs a ``RelayClient`` in a background thread for the pygame client:
 ``send(msg)`` is thread-safe and ``poll()`` returns the messages received since
 the last call without blocking.
@@ -18,11 +19,11 @@ from typing import Any, Callable
 
 from bonanza.core import signing
 from bonanza.core.dice import commitment
-from bonanza.core.game import GameState, IllegalMove, apply, new_game
-from bonanza.core.log import chain_next, chain_start, setup_from_header
+from bonanza.core.follower import Desync, SeatClaim, TableFollower
+from bonanza.core.game import GameState
 from bonanza.core.match import kept_by_default
-from bonanza.core.verify import verify_bytes
-from bonanza.relay.framing import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameError, pack_frame, read_frame
+from bonanza.core.verify import Verdict
+from bonanza.core.wire import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameDecoder, FrameError, encode_frame
 
 GAME_INTENTS = ("hold", "roll", "write", "give_up")
 
@@ -36,17 +37,13 @@ class RelayError(Exception):
         self.message = message
 
 
-class Desync(Exception):
-    """A record from the relay does not follow from the local game."""
-
-
 class RelayClient:
     """``signer``: the seat's key (``core.signing.Signer``); every intent is signed with
     it.  Without one, the client makes a key for this connection's games."""
 
-    def __init__(self, verify: bool = True, client: str = "bonanza",
-                 signer: signing.Signer | None = None):
-        self.verify = verify
+    READ_SIZE = 1 << 16
+
+    def __init__(self, client: str = "bonanza", signer: signing.Signer | None = None):
         self.client_name = client
         self.signer = signer or signing.Signer(secrets.token_bytes(signing.KEY_BYTES))
         self.contribution: bytes | None = None   # what this client sent for the dice key
@@ -69,22 +66,16 @@ class RelayClient:
         self._reset_game()
 
     def _reset_game(self) -> None:
-        self.header: dict | None = None
-        self.state: GameState | None = None
-        self.records: list[dict] = []
-        self.chain: bytes | None = None
-        self.held: list[bool] = [False] * 5
+        self.game = TableFollower()
         self.clock: dict | None = None
-        self.end: dict | None = None
-        self.verdict = None
         self.desync: str | None = None
 
     # ------------------------------------------------------------ connection
     @classmethod
-    async def open(cls, host: str, port: int, verify: bool = True, hello: bool = True,
+    async def open(cls, host: str, port: int, hello: bool = True,
                    client: str = "bonanza", signer: signing.Signer | None = None
                    ) -> "RelayClient":
-        c = cls(verify=verify, client=client, signer=signer)
+        c = cls(client=client, signer=signer)
         await c.connect(host, port)
         if hello:
             await c.hello()
@@ -94,7 +85,8 @@ class RelayClient:
         self.host, self.port = host, port
         self.reader, self.writer = await asyncio.open_connection(host, port)
         self.connected = True
-        self._task = asyncio.get_running_loop().create_task(self._read_loop(self.reader))
+        self._task = asyncio.get_running_loop().create_task(
+            self._read_loop(self.reader, FrameDecoder(MAX_RELAY_FRAME)))
 
     async def hello(self) -> dict:
         self.welcome = await self.request({"type": "hello", "version": PROTOCOL_VERSION,
@@ -104,7 +96,10 @@ class RelayClient:
     async def reconnect(self, host: str | None = None, port: int | None = None) -> dict:
         """Open a new connection, say hello and resume the seat from the last seen move."""
         self.drop()
-        await self.connect(host or self.host, port or self.port)
+        host, port = host or self.host, port or self.port
+        if host is None or port is None or self.token is None:
+            raise ConnectionError("there is no seat to resume")
+        await self.connect(host, port)
         await self.hello()
         return await self.resume(self.token, self.seq)
 
@@ -137,12 +132,21 @@ class RelayClient:
         self._pending.clear()
         self._deliver({"type": "disconnected"})
 
-    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
+    async def _read_loop(self, reader: asyncio.StreamReader, frames: FrameDecoder) -> None:
         try:
             while True:
-                msg = await read_frame(reader, MAX_RELAY_FRAME)
-                self._handle(msg)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError, FrameError):
+                data = await reader.read(self.READ_SIZE)
+                if not data:
+                    break
+                try:
+                    msgs = frames.feed(data)
+                except FrameError as e:   # what came before the bad frame, then the end
+                    for msg in e.messages:
+                        self._handle(msg)
+                    break
+                for msg in msgs:
+                    self._handle(msg)
+        except (ConnectionError, OSError):
             pass
         finally:
             if reader is self.reader:
@@ -151,7 +155,7 @@ class RelayClient:
     def send(self, msg: dict) -> None:
         if self.writer is None or not self.connected:
             raise ConnectionError("not connected to the relay")
-        self.writer.write(pack_frame(self._signed(msg)))
+        self.writer.write(encode_frame(self._signed(msg)))
 
     def _signed(self, msg: dict) -> dict:
         """Our key on every seat we take, our signature on every intent."""
@@ -175,7 +179,7 @@ class RelayClient:
             seq = msg.setdefault("seq", self.seq)
             hold = msg.get("hold")
             if kind == "roll" and hold is None:
-                hold = msg["hold"] = list(self.held) if self.state is None \
+                hold = msg["hold"] = list(self.held) if self.state is None or self.seat is None \
                     else kept_by_default(self.state, self.seat, self.held)
             if kind == "roll" and not (isinstance(hold, list) and len(hold) == 5):
                 return msg            # malformed: the relay refuses it as it is
@@ -186,6 +190,8 @@ class RelayClient:
 
     def send_raw(self, data: bytes) -> None:
         """Send raw bytes (tests: junk, bad frames)."""
+        if self.writer is None:
+            raise ConnectionError("not connected to the relay")
         self.writer.write(data)
 
     async def request(self, msg: dict, timeout: float = 10.0) -> dict:
@@ -226,9 +232,10 @@ class RelayClient:
                 self._update(msg)
             except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
                 # Escaping here would end the read loop as if the network had failed.
-                self._flag(f"a malformed {str(msg.get('type'))[:40]!r} message from the relay "
-                           f"({type(e).__name__})")
+                raise Desync(f"a malformed {str(msg.get('type'))[:40]!r} message from the relay "
+                             f"({type(e).__name__})") from None
         except Desync as e:
+            self.desync = str(e)
             rid = msg.get("rid")
             fut = self._pending.pop(rid, None) if rid is not None else None
             if fut is not None and not fut.done():
@@ -261,10 +268,10 @@ class RelayClient:
             self._start_game(msg["header"])
             self.clock = msg.get("clock")
         elif kind == "move":
-            self._take_record(msg["record"])
+            self.game.take(msg["record"])
             self.clock = msg.get("clock")
         elif kind == "hold":
-            self.held = list(msg["held"])
+            self.game.hold(msg["held"])
         elif kind == "clock":
             self.clock = msg.get("clock")
         elif kind == "end":
@@ -277,100 +284,63 @@ class RelayClient:
             self.table, self.seat = msg["table"], msg["seat"]
             self.token = msg.get("token")
             header = msg.get("header")
-            if header is not None and (self.header is None or self.header.get("chain") != header.get("chain")):
+            if header is not None and not self.game.follows(header):
                 self._reset_game()
                 self._start_game(header)
-            for rec in msg.get("records", []):
-                if rec["seq"] > self.seq:
-                    self._take_record(rec)
-            self.held = list(msg.get("held") or [False] * 5)
+            self.game.catch_up(msg.get("records", []), msg.get("held"))
             self.clock = msg.get("clock")
             if msg.get("end") is not None:
                 self._take_end(msg["end"])
 
-    def _flag(self, why: str) -> None:
-        self.desync = why
-        raise Desync(why)
-
     def _start_game(self, header: dict) -> None:
-        self.header = header
-        self.records = []
-        self.end = None
-        if header.get("chain") != chain_start(header):
-            self._flag("the header's chain does not match")
-        self.chain = header["chain"]
-        self._check_my_seat(header)
-        self.state = new_game(setup_from_header(header)) if self.verify else None
+        self.game.start(header, self._claim())
 
-    def _check_my_seat(self, header: dict) -> None:
+    def _claim(self) -> SeatClaim | None:
         """Before the first roll: our contribution and our key are in the header as we
-        sent them, and the relay signs with the key it greeted us with.  A relay (or a
-        proxy) that changed them could steer the dice or sign moves in our name."""
-        seat = self.seat
-        if seat is None or not self.verify or not self.took_seat:
-            return
-        dice = header.get("dice") or {}
-        if self.contribution is not None and dice.get("scheme") == "commit":
-            contributions = dice.get("contributions") or []
-            if seat >= len(contributions) or contributions[seat] != self.contribution:
-                self._flag("the relay changed your dice contribution: this game's dice "
-                           "cannot be trusted")
-        keys = (header.get("signing") or {}).get("seats") or []
-        if seat >= len(keys) or keys[seat] != self.signer.public:
-            self._flag("your key is not the one in the game's header")
-        relay_key = (self.welcome or {}).get("relay_key")
-        if relay_key is not None and (header.get("signing") or {}).get("relay") != relay_key:
-            self._flag("the game is signed by another key than the relay's")
-
-    def _take_record(self, rec: dict) -> None:
-        if self.header is None:
-            self._flag("a move arrived before the game started")
-        if rec.get("seq") != self.seq + 1:
-            self._flag(f"move {rec.get('seq')} arrived after move {self.seq}")
-        if self.verify:
-            if rec.get("chain") != chain_next(self.chain, rec):
-                self._flag(f"move {rec['seq']}: the chain does not match")
-            relay_key = (self.header.get("signing") or {}).get("relay")
-            if relay_key is not None and not signing.valid(
-                    relay_key, signing.record_message(rec["chain"]), rec.get("sig")):
-                self._flag(f"move {rec['seq']} is not signed by the relay")
-            try:
-                state = apply(self.state, rec["move"])
-            except IllegalMove as e:
-                self._flag(f"move {rec['seq']} is illegal here: {e.refusal.message}")
-            if state.state_hash() != rec.get("state"):
-                self._flag(f"move {rec['seq']}: the state hash does not match")
-            turn_before = self.state.turn
-            self.state = state
-        self.chain = rec["chain"]
-        self.records.append(rec)
-        move = rec["move"]
-        if move.get("type") == "roll":
-            self.held = list(move["hold"])
-        elif move.get("type") == "write" or (self.verify and self.state.turn != turn_before):
-            self.held = [False] * 5
+        sent them, and the relay signs with the key it greeted us with."""
+        if self.seat is None or not self.took_seat:
+            return None
+        return SeatClaim(self.seat, self.signer.public, self.contribution,
+                         (self.welcome or {}).get("relay_key"))
 
     def _take_end(self, msg: dict) -> None:
-        self.end = msg
         self.clock = None
-        end = msg.get("end") or {}
-        # A daily game's end withholds the reveal (the day's seed), which the chain covers.
-        if (self.verify and self.chain is not None and end.get("reveal") is not None
-                and end.get("chain") != chain_next(self.chain, end)):
-            self._flag("the end record's chain does not match")
-        data = msg.get("log")
-        if data is not None and self.verify:
-            self.verdict = verify_bytes(data)
-            if not self.verdict.ok:
-                self._flag(f"the finished log does not verify: {self.verdict.detail}")
-            if self.verdict.log.records != self.records:
-                self._flag("the finished log differs from the moves received")
+        self.game.finish(msg)
 
     # ------------------------------------------------------------ state
+    # The game as followed (``core.follower.TableFollower``), read as the client's own.
+    @property
+    def header(self) -> dict | None:
+        return self.game.header
+
+    @property
+    def state(self) -> GameState | None:
+        return self.game.state
+
+    @property
+    def records(self) -> list[dict]:
+        return self.game.records
+
+    @property
+    def chain(self) -> bytes | None:
+        return self.game.chain
+
+    @property
+    def held(self) -> list[bool]:
+        return self.game.held
+
+    @property
+    def end(self) -> dict | None:
+        return self.game.end
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.game.verdict
+
     @property
     def seq(self) -> int:
         """The sequence number of the last move seen (0 before any)."""
-        return self.records[-1]["seq"] if self.records else 0
+        return self.game.seq
 
     @property
     def my_turn(self) -> bool:
@@ -535,10 +505,12 @@ class RelayConnection:
         self._set_status("reconnecting")
         loop = asyncio.get_running_loop()
         until = loop.time() + self.RETRY_FOR
+        c = self.client
+        assert c is not None         # made before the first connection
         while loop.time() < until and not self._stop.is_set():
             self._lost.clear()
             try:
-                await self.client.reconnect()
+                await c.reconnect()
                 self._set_status("connected")
                 return True
             except RelayError as e:
@@ -553,6 +525,7 @@ class RelayConnection:
 
     def _send(self, msg: dict) -> None:
         c = self.client
+        assert c is not None         # sends run on the loop, after _main made the client
         msg = dict(msg)
         kind = msg.get("type")
         if kind in GAME_INTENTS and "seq" not in msg:
@@ -573,7 +546,7 @@ class RelayConnection:
 
     def drop(self) -> None:
         """Cut the socket as if the network failed (tests; the wrapper then resumes)."""
-        self._loop.call_soon_threadsafe(lambda: self.client.drop())
+        self._loop.call_soon_threadsafe(lambda: self.client.drop() if self.client else None)
 
     def poll(self) -> list[dict]:
         """Every message received since the last call (never blocks)."""

@@ -1,5 +1,6 @@
 """The fast paths produce exactly the bytes of the plain ones: records encoded once by
-the match's log, move frames spliced from them, frames parsed however the bytes arrive."""
+the match's log, move frames spliced from them (and cut by core.wire like any frame),
+frames parsed however the bytes arrive."""
 from __future__ import annotations
 
 import asyncio
@@ -11,21 +12,16 @@ import msgpack
 from bonanza.core.game import Seat
 from bonanza.core.log import GameLog, move_record, parse_log
 from bonanza.core.match import Match
-from bonanza.relay.framing import pack_frame
+from bonanza.core.wire import MAX_RELAY_FRAME, FrameDecoder, encode_frame
 from bonanza.relay.tables import move_frame
 from tests.relay_harness import connect, running_relay
 
 
 def _frames(data: bytes) -> list[dict]:
-    out, pos = [], 0
-    while pos + 4 <= len(data):
-        (n,) = struct.unpack(">I", data[pos:pos + 4])
-        out.append(msgpack.unpackb(data[pos + 4:pos + 4 + n], raw=False))
-        pos += 4 + n
-    return out
+    return FrameDecoder(MAX_RELAY_FRAME).feed(data)
 
 
-def test_records_and_move_frames_match_core_and_pack_frame():
+def test_records_and_move_frames_match_core_and_encode_frame():
     """A match encodes each record once; the relay frames those bytes; both are exactly
     what the plain encoders make of the record dicts."""
     m = Match.create("bonanza", [Seat("Ana"), Seat("Bot", "bot", "optimal")], os.urandom(32),
@@ -46,10 +42,10 @@ def test_records_and_move_frames_match_core_and_pack_frame():
         assert encoded == msgpack.packb(rec, use_bin_type=True)
         assert m.log.records == expected and m.log.records_from(1) == expected[1:]
         for clock in (None, {"seat": 1, "turn": 0, "turn_seconds": 30, "remaining": 12.5}):
-            assert move_frame(encoded, clock) == pack_frame({"type": "move", "record": rec,
-                                                             "clock": clock})
+            assert move_frame(encoded, clock) == encode_frame({"type": "move", "record": rec,
+                                                               "clock": clock})
             for rid in (7, "abc"):
-                assert move_frame(encoded, clock, rid) == pack_frame(
+                assert move_frame(encoded, clock, rid) == encode_frame(
                     {"type": "move", "record": rec, "clock": clock, "rid": rid})
     # core's log writer gives the same bytes as with plain record dicts
     plain = GameLog(m.log.header, list(expected))
@@ -67,7 +63,7 @@ def test_an_oversized_frame_gets_its_error_before_the_close():
         async with running_relay() as relay:
             for _ in range(10):
                 reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
-                writer.write(pack_frame({"type": "hello", "version": 1}))
+                writer.write(encode_frame({"type": "hello", "version": 1}))
                 body = b"\x00" * 65537
                 writer.write(struct.pack(">I", len(body)) + body)
                 await writer.drain()
@@ -87,15 +83,15 @@ def test_frames_split_anywhere_and_pipelined():
     async def main():
         async with running_relay() as relay:
             reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
-            data = (pack_frame({"type": "hello", "version": 1, "rid": 1})
-                    + pack_frame({"type": "ping", "rid": 2})
-                    + pack_frame({"type": "list_tables", "rid": 3}))
+            data = (encode_frame({"type": "hello", "version": 1, "rid": 1})
+                    + encode_frame({"type": "ping", "rid": 2})
+                    + encode_frame({"type": "list_tables", "rid": 3}))
             for i in range(len(data)):          # one byte at a time
                 writer.write(data[i:i + 1])
                 await writer.drain()
                 if i % 7 == 0:
                     await asyncio.sleep(0)
-            writer.write(pack_frame({"type": "ping", "rid": 4}) * 3)   # three in one segment
+            writer.write(encode_frame({"type": "ping", "rid": 4}) * 3)   # three in one segment
             got = b""
             while len(_frames(got)) < 6:
                 got += await asyncio.wait_for(reader.read(65536), 3)

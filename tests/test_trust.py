@@ -19,7 +19,7 @@ from bonanza.core.dice import commitment
 from bonanza.core.game import allowed, apply, new_game, standings
 from bonanza.core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
 from bonanza.core.verify import verify_bytes
-from bonanza.relay.framing import pack_frame
+from bonanza.core.wire import encode_frame as pack_frame
 from tests.relay_harness import connect, play_to_end, running_relay, two_at_a_table
 
 
