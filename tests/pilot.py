@@ -35,9 +35,14 @@ def window(data_dir, advisor: bool = False, size=SIZE, animation: str | None = "
 
 def key(app, k: int, mod: int = 0, steps: int = 1, dt: float = FRAME) -> None:
     """Press key ``k`` (with modifiers ``mod``), then ``steps`` frames of ``dt``."""
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
+    post_key(k, mod)
     for _ in range(steps):
         app.step(dt)
+
+
+def post_key(k: int, mod: int = 0) -> None:
+    """Press key ``k`` without a frame (several events handled in the same frame)."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
 
 
 def click(app, target) -> None:
@@ -45,10 +50,15 @@ def click(app, target) -> None:
     the id of one in the current scene, a ``pygame.Rect`` in window pixels (as
     ``layout.rect`` and ``screen_rect`` return), a design rect ``(x, y, w, h)`` or a design
     point ``(x, y)``."""
+    post_click(app, target)
+    app.step(FRAME)
+
+
+def post_click(app, target) -> None:
+    """Click ``target`` (see ``click``) without a frame."""
     pos = screen_pos(app, target)
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    app.step(FRAME)
 
 
 def screen_pos(app, target) -> tuple[int, int]:

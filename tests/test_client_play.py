@@ -8,7 +8,7 @@ import pytest
 from bonanza.core.game import Seat
 from bonanza.core.match import Match
 from bonanza.core.rules import BOXES
-from tests.pilot import click, key, type_text
+from tests.pilot import click, key, post_click, post_key, type_text
 
 SEED_TEXT = "speedrun-seed-42"
 
@@ -194,16 +194,6 @@ def test_held_dice_keep_their_faces_and_roll_disabled_when_all_held(app):
     app.dispatch(Action("toggle_die", 4))
     roll(app)
     assert game.state.dice[:4] == before[:4]
-
-
-def post_key(k):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-
-
-def post_click(app, design_rect):
-    pos = app.layout.rect(design_rect).center
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
 
 
 def steps_until_landed(app, game, limit=120):
