@@ -123,7 +123,7 @@ def box_values(ruleset: Ruleset, V: np.ndarray, mask: int, u: int, flag: int) ->
                 V[mask | 1 << BONANZA_BOX, u, 0])
         parts.append(part)
     allv = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    best = allv.max(axis=0)
+    best: np.ndarray = allv.max(axis=0)
     if ruleset.joker and mask >> BONANZA_BOX & 1:
         extra = ruleset.extra_bonus if flag else 0
         lower = [b for b in range(6, NUM_BOXES) if not mask >> b & 1]
@@ -168,7 +168,8 @@ def best_keep(K: np.ndarray) -> np.ndarray:
         a, b = SIZE_START[s], SIZE_START[s + 1]
         seg = M[a:b]
         np.maximum(seg, M[_PARENTS_PAD[a:b, :s]].max(axis=1), out=seg)
-    return M[FIRST_ROLL:NUM_MULTISETS].copy()
+    rolls: np.ndarray = M[FIRST_ROLL:NUM_MULTISETS].copy()
+    return rolls
 
 
 def turn_start_value(ruleset: Ruleset, V: np.ndarray, mask: int, u: int, flag: int) -> float:
@@ -200,7 +201,7 @@ class Advisor:
         return cls(rs, build_values(rs, progress=progress, workers=workers))
 
     @classmethod
-    def load_or_build(cls, ruleset: Ruleset | str, cache_dir: str | os.PathLike | None = None,
+    def load_or_build(cls, ruleset: Ruleset | str, cache_dir: str | os.PathLike[str] | None = None,
                       progress: Callable[[float], None] | None = None) -> "Advisor":
         rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         values = advisor_cache.load(rs, cache_dir)
@@ -350,7 +351,7 @@ class AdvisorLoader:
     ``cache_dir`` the result is also the process-wide ``get_advisor`` instance.
     """
 
-    def __init__(self, ruleset_name: str, cache_dir: str | os.PathLike | None = None):
+    def __init__(self, ruleset_name: str, cache_dir: str | os.PathLike[str] | None = None):
         self.ruleset = get_ruleset(ruleset_name)
         self.cache_dir = cache_dir
         self.progress = 0.0

@@ -148,7 +148,7 @@ _A_SCR_NB = _A_SCR + 1           # scratch row without the Bonanza box (yacht ro
 _A_ROWS = _A_SCR_NB + 1
 _A_BOX_IDX = np.array(_A_BOX, dtype=np.intp)
 _A_PTS_COL = np.array(_A_PTS, dtype=np.float64)[:, None]
-_sigs: dict[tuple, int] = {}
+_sigs: dict[tuple[int, ...], int] = {}
 _SIG_OF = np.empty(NUM_ROLLS, dtype=np.intp)
 for _j in range(NUM_ROLLS):
     _key = (bool(_RYACHT[_j]),) + tuple(_RPOINTS[_j, 6:].tolist())
@@ -220,7 +220,8 @@ class _Solver:
         return bufs
 
     # -- one chunk
-    def _start(self, states: np.ndarray):
+    def _start(self, states: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The chunk's buffers with every roll's best box value in place; (K, G, m, u, fl)."""
         K, G = self._buffers(len(states)).views(len(states))
         m = states[:, 0].astype(np.int64)
@@ -290,7 +291,8 @@ class _Solver:
                 np.maximum(out, g[off:off + c], out=out)
                 off += c
 
-    def _box_values(self, m, u, fl, E: np.ndarray, G: np.ndarray) -> None:
+    def _box_values(self, m: np.ndarray, u: np.ndarray, fl: np.ndarray, E: np.ndarray,
+                    G: np.ndarray) -> None:
         """E[r, s]: best (box + bonuses + future) of roll row r in state s."""
         flat = self.flat
         n = len(m)
@@ -336,7 +338,8 @@ class _Solver:
         if self.rs.joker:
             self._joker(m, u, fl, E, filled, base, vup, fut)
 
-    def _joker(self, m, u, fl, E, filled, base, vup, fut) -> None:
+    def _joker(self, m: np.ndarray, u: np.ndarray, fl: np.ndarray, E: np.ndarray,
+               filled: np.ndarray, base: np.ndarray, vup: np.ndarray, fut: np.ndarray) -> None:
         """Yacht rolls once the Bonanza box is filled: the joker rules."""
         on = filled[BONANZA_BOX]
         if not on.any():

@@ -23,7 +23,7 @@ MAGIC = b"BONANZA-ADVISOR-TABLE\n"
 ENV_VAR = "BONANZA_CACHE_DIR"
 
 
-def cache_dir(override: str | os.PathLike | None = None) -> Path:
+def cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
     """``override``, else ``$BONANZA_CACHE_DIR``, else the user cache folder."""
     if override is not None:
         return Path(override)
@@ -39,13 +39,13 @@ def ruleset_key(ruleset: Ruleset) -> str:
             f"upper={ruleset.upper_bonus}@{ruleset.upper_threshold}")
 
 
-def table_path(ruleset: Ruleset, directory: str | os.PathLike | None = None) -> Path:
+def table_path(ruleset: Ruleset, directory: str | os.PathLike[str] | None = None) -> Path:
     digest = hashlib.sha256(ruleset_key(ruleset).encode()).hexdigest()[:12]
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in ruleset.name)
     return cache_dir(directory) / f"advisor-{safe}-{digest}-v{FORMAT_VERSION}.table"
 
 
-def save(ruleset: Ruleset, values: np.ndarray, directory: str | os.PathLike | None = None) -> Path:
+def save(ruleset: Ruleset, values: np.ndarray, directory: str | os.PathLike[str] | None = None) -> Path:
     path = table_path(ruleset, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = np.ascontiguousarray(values, dtype="<f8").tobytes()
@@ -71,7 +71,7 @@ def save(ruleset: Ruleset, values: np.ndarray, directory: str | os.PathLike | No
     return path
 
 
-def load(ruleset: Ruleset, directory: str | os.PathLike | None = None) -> np.ndarray | None:
+def load(ruleset: Ruleset, directory: str | os.PathLike[str] | None = None) -> np.ndarray | None:
     """The cached table, or None when absent or not exactly right."""
     path = table_path(ruleset, directory)
     try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
 import numpy as np
 
@@ -32,12 +32,17 @@ from .advisor import Advice, Advisor, get_advisor
 from .game import GameState, Setup, standings
 from .log import GameLog, setup_from_header
 from .match import Replay
+from .records import GiveUpReason, Move
 from .rules import BONANZA_POINTS, MAX_ROLLS, Sheet
 
 __all__ = ["AnalysisError", "Choice", "Decision", "RollLuck", "Point", "SeatAnalysis",
            "GameAnalysis", "analyse_game", "analyse_log", "win_chances", "win_chances_from",
            "seat_expected", "remaining_sd", "grade", "decision_accuracy",
            "INACCURACY", "MISTAKE", "BLUNDER", "ACCURACY_SCALE", "OPTIMAL_EPS"]
+
+# The analysis as JSON (``to_dict``; docs/analysis.md has the shape): for json.dumps and
+# the client's charts, never part of a log.
+JsonMap = dict[str, Any]
 
 # Grades of a decision by its loss in expected points.  An optimal player loses
 # nothing; a casual bot's typical slip (writing the right hand into the second-best
@@ -70,7 +75,7 @@ class Choice:
     keep: tuple[int, ...] | None = None
     box: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonMap:
         if self.kind == "roll":
             return {"kind": "roll", "keep": list(self.keep or ())}
         return {"kind": "write", "box": self.box}
@@ -116,7 +121,7 @@ class Decision:
     def grade(self) -> str | None:
         return grade(self.loss)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonMap:
         return {"seq": self.seq, "kind": self.choice.kind, "chosen": self.chosen,
                 "best": self.best, "loss": self.loss, "turn": self.turn,
                 "dice": list(self.dice), "rolls_left": self.rolls_left,
@@ -137,7 +142,7 @@ class RollLuck:
     luck: float               # after - before
     auto: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonMap:
         return {"seq": self.seq, "turn": self.turn, "roll": self.roll, "dice": list(self.dice),
                 "before": self.before, "after": self.after, "luck": self.luck,
                 "auto": self.auto}
@@ -163,7 +168,7 @@ class SeatAnalysis:
     skill_loss: float = 0.0
     luck: float = 0.0
     complete: bool = False             # every box filled
-    gave_up: str | None = None         # why the seat stopped, if it did
+    gave_up: GiveUpReason | None = None   # why the seat stopped, if it did
     decisions: list[Decision] = field(default_factory=list)
     rolls: list[RollLuck] = field(default_factory=list)
     series: list[Point] = field(default_factory=list)
@@ -199,7 +204,7 @@ class SeatAnalysis:
             last[p.turn] = p
         return pts + [last[t] for t in sorted(last)]
 
-    def counts(self) -> dict:
+    def counts(self) -> dict[str, int]:
         c = {"decisions": len(self.decisions), "optimal": 0, "inaccuracy": 0, "mistake": 0,
              "blunder": 0, "auto": self.auto_decisions, "forced": 0}
         for d in self.decisions:
@@ -211,7 +216,7 @@ class SeatAnalysis:
                 c[g] += 1
         return c
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonMap:
         return {"seat": self.seat, "name": self.name, "kind": self.kind, "policy": self.policy,
                 "score": self.score, "start_expected": self.start_expected,
                 "expected_end": self.expected_end, "skill_loss": self.skill_loss,
@@ -230,7 +235,7 @@ class GameAnalysis:
     win_chance: list[tuple[int, tuple[float, ...]]]   # (seq, one probability per seat)
     moves: int = 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonMap:
         return {"ruleset": self.ruleset, "moves": self.moves,
                 "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE,
                                "blunder": BLUNDER, "accuracy_scale": ACCURACY_SCALE},
@@ -255,7 +260,7 @@ def seat_expected(advisor: Advisor, state: GameState, seat: int) -> float:
     return score + advisor.value(*_key(sheet))
 
 
-def analyse_game(setup: Setup, moves: Iterable[dict], advisor: Advisor | None = None, *,
+def analyse_game(setup: Setup, moves: Iterable[object], advisor: Advisor | None = None, *,
                  with_win_chance: bool = True) -> GameAnalysis:
     """Analyse a game from its setup and moves (dice are taken as logged: verify first
     when the source is untrusted).  Raises ``AnalysisError`` for an illegal move."""
@@ -271,7 +276,8 @@ def analyse_game(setup: Setup, moves: Iterable[dict], advisor: Advisor | None = 
     replay = Replay(setup)
     current = [start] * n          # each seat's expected final score now
     turns = [1] * n                # each seat's own turn number
-    pending: Advice | None = None  # the advice for the active seat's dice on the table
+    # the active seat's dice on the table and the advice for them
+    pending: tuple[tuple[int, ...], Advice] | None = None
     multi = with_win_chance and n > 1
     chances: list[tuple[int, tuple[float, ...]]] = []
     if multi:
@@ -283,46 +289,52 @@ def analyse_game(setup: Setup, moves: Iterable[dict], advisor: Advisor | None = 
         if refusal is not None:
             raise AnalysisError("illegal_move",
                                 f"move {before_state.seq + 1} is illegal: {refusal.message}")
+        legal = cast(Move, move)   # ``accept`` found it a legal move
         st, new = before_state, replay.state
         count += 1
         seq = new.seq
-        kind = move["type"]
-        seat = move["seat"]
+        seat = legal["seat"]
         sa = seats[seat]
-        auto = bool(move.get("auto", False))
-        if kind == "give_up":
-            sa.gave_up = move.get("why", "gave_up")
+        if legal["type"] == "give_up":
+            sa.gave_up = legal.get("why", "gave_up")
             if seat == st.active:
                 pending = None
             sa.series.append(Point(seq, turns[seat], current[seat]))
         else:
+            auto = bool(legal.get("auto", False))
             sheet = st.sheets[seat]
             score = sheet.total(rs)
             key = _key(sheet)
-            if kind == "roll":
-                if st.dice is None:
+            if legal["type"] == "roll":
+                if pending is None:   # the turn's first roll: nothing on the table to decide on
                     before = score + adv.value(*key)
                 else:
-                    kept = tuple(sorted(d for d, h in zip(st.dice, move["hold"]) if h))
-                    opt = next(h for h in pending.holds if h.hold == kept)
+                    dice, advice = pending
+                    kept = tuple(sorted(d for d, h in zip(dice, legal["hold"]) if h))
+                    opt = next(h for h in advice.holds if h.hold == kept)
                     before = score + opt.expected
-                    _decide(sa, pending, seq, turns[seat], st, Choice("roll", keep=kept),
-                            before, score, auto)
-                pending = adv.advise_state(*key, new.dice, new.rolls_left)
-                after = score + pending.expected
-                sa.rolls.append(RollLuck(seq, seat, turns[seat], new.rolls, tuple(new.dice),
+                    _decide(sa, dice, advice, seq, turns[seat], st.rolls_left,
+                            Choice("roll", keep=kept), before, score, auto)
+                rolled = tuple(legal["dice"])     # the dice of ``new``
+                after_advice = adv.advise_state(*key, rolled, new.rolls_left)
+                pending = (rolled, after_advice)
+                after = score + after_advice.expected
+                sa.rolls.append(RollLuck(seq, seat, turns[seat], new.rolls, rolled,
                                          before, after, after - before, auto))
                 sa.luck += after - before
                 current[seat] = after
             else:  # write
-                opt = next(b for b in pending.boxes if b.box == move["box"])
-                chosen = score + opt.expected
-                _decide(sa, pending, seq, turns[seat], st, Choice("write", box=move["box"]),
-                        chosen, score, auto)
+                if pending is None:
+                    raise AnalysisError("illegal_move", f"move {seq} writes before a roll")
+                dice, advice = pending
+                box_opt = next(b for b in advice.boxes if b.box == legal["box"])
+                chosen = score + box_opt.expected
+                _decide(sa, dice, advice, seq, turns[seat], st.rolls_left,
+                        Choice("write", box=legal["box"]), chosen, score, auto)
                 pending = None
                 current[seat] = chosen
             sa.series.append(Point(seq, turns[seat], current[seat]))
-            if kind == "write":
+            if legal["type"] == "write":
                 turns[seat] += 1
         if multi:
             chances.append((seq, tuple(win_chances_from(adv, new, current))))
@@ -335,8 +347,8 @@ def analyse_game(setup: Setup, moves: Iterable[dict], advisor: Advisor | None = 
     return GameAnalysis(setup.ruleset, seats, chances, count)
 
 
-def _decide(sa: SeatAnalysis, advice: Advice, seq: int, turn: int, st: GameState,
-            choice: Choice, chosen: float, score: int, auto: bool) -> None:
+def _decide(sa: SeatAnalysis, dice: tuple[int, ...], advice: Advice, seq: int, turn: int,
+            rolls_left: int, choice: Choice, chosen: float, score: int, auto: bool) -> None:
     best_box = advice.boxes[0]
     # Rolling on only when strictly better, as the optimal bot does: on a tie, writing
     # ends the turn with the same expectation and no dice left to chance.
@@ -347,7 +359,7 @@ def _decide(sa: SeatAnalysis, advice: Advice, seq: int, turn: int, st: GameState
     best = score + advice.expected
     loss = max(0.0, best - chosen)
     forced = not advice.holds and len(advice.boxes) == 1
-    sa.decisions.append(Decision(seq, sa.seat, turn, tuple(st.dice), st.rolls_left, choice,
+    sa.decisions.append(Decision(seq, sa.seat, turn, dice, rolls_left, choice,
                                  best_choice, chosen, best, loss, auto, forced))
     sa.skill_loss += loss
 
@@ -488,7 +500,8 @@ def _distribution(mean: float, sd: float, floor: int, lo: int, hi: int) -> np.nd
         out = np.zeros(len(t))
         out[min(max(max(round(mean), floor), lo), hi) - lo] = 1.0
         return out
-    return out / total
+    normed: np.ndarray = out / total
+    return normed
 
 
 def share_of_first(pmfs: list[np.ndarray]) -> list[float]:

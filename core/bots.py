@@ -15,12 +15,12 @@ or ``("write", box)``.  With ``dice=None`` (turn not rolled yet) the answer is
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Literal, Sequence, Union
 
+from .match import NO_HOLD
 from .rules import (
     BONANZA_POINTS,
     BOX_INDEX,
-    NUM_DICE,
     Ruleset,
     Sheet,
     allowed_boxes,
@@ -32,11 +32,14 @@ from .rules import (
 )
 
 POLICIES = ("optimal", "casual")
-ROLL_ALL = ("hold", (False,) * NUM_DICE)
+
+# A bot's answer: roll keeping a mask of the dice (relative to ``dice``), or write a box.
+BotAction = Union[tuple[Literal["hold"], tuple[bool, ...]], tuple[Literal["write"], str]]
+ROLL_ALL: BotAction = ("hold", NO_HOLD)   # before the turn's first roll nothing is held
 
 
 def choose(policy_name: str, ruleset: Ruleset | str, sheet: Sheet,
-           dice: Sequence[int] | None, rolls_left: int):
+           dice: Sequence[int] | None, rolls_left: int) -> BotAction:
     rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     if dice is None:
         return ROLL_ALL
@@ -48,7 +51,7 @@ def choose(policy_name: str, ruleset: Ruleset | str, sheet: Sheet,
     raise ValueError(f"unknown bot policy {policy_name!r}; choose one of: {', '.join(POLICIES)}")
 
 
-def _optimal(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int):
+def _optimal(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> BotAction:
     from .advisor import get_advisor
     adv = get_advisor(rs.name)
     if adv.ruleset != rs:
@@ -116,7 +119,7 @@ def _write_choice(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...]) -> str:
     return min(allowed, key=lambda b: (_SCRATCH_COST[b], BOX_INDEX[b]))
 
 
-def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int):
+def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> BotAction:
     counts = face_counts(dice)
     free = set(sheet.free_boxes())
     if rolls_left == 0:

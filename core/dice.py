@@ -12,7 +12,10 @@ import hashlib
 import hmac
 import struct
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 COMMIT_TAG = b"bonanza/commit/v1"
 KEY_TAG = b"bonanza/key/v1"
@@ -51,7 +54,7 @@ def daily_key(date_iso: str) -> bytes:
 
 
 @lru_cache(maxsize=256)
-def _hmac_pads(key: bytes):
+def _hmac_pads(key: bytes) -> tuple[_Hash, _Hash]:
     """HMAC-SHA256's inner and outer hashes with the padded key absorbed (RFC 2104).
 
     A game derives hundreds of dice from one key; starting each die from these
@@ -112,7 +115,7 @@ _TURN_ROLL = struct.Struct(">IB")
 _FIRST_TRY = [bytes((p,)) + b"\0\0\0\0" for p in range(5)]   # position, then counter 0
 
 
-def _die(inner, outer, key: bytes, head: bytes, position: int) -> int:
+def _die(inner: _Hash, outer: _Hash, key: bytes, head: bytes, position: int) -> int:
     """``die(key, turn, roll, position)`` from the key's HMAC pads and ``DIE_TAG`` + the
     packed turn and roll: the first digest byte below 252 (nearly always the first byte
     of the first digest) decides; any other case goes the long way through ``die``."""
@@ -124,7 +127,7 @@ def _die(inner, outer, key: bytes, head: bytes, position: int) -> int:
     if b < 252:          # 256 - 256 % 6
         return 1 + b % 6
     turn, roll = _TURN_ROLL.unpack(head[len(DIE_TAG):])
-    return die(key, turn, roll, position)
+    return die(key, int(turn), int(roll), position)
 
 
 def first_seat(key: bytes, seats: int) -> int:

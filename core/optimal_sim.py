@@ -15,11 +15,16 @@ Pure: no I/O, no clock, no global randomness.  About 0.3 ms a game on one core.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .advisor_build import _Solver, flag_matters
 from .advisor_tables import BONANZA_BOX, COUNTS, FACE, IS_YACHT, JOKER_POINTS, MULTISET_INDEX, MULTISETS, POINTS, ROLLS
+from .rules import Ruleset
+
+if TYPE_CHECKING:
+    from .advisor import Advisor
 
 _PLACE = 6 ** np.arange(5, dtype=np.int64)
 
@@ -50,10 +55,13 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _roll_index(cur: np.ndarray) -> np.ndarray:
     """Roll number of each row of dice (games x 5)."""
     s = np.sort(cur, axis=1) - 1
-    return _tables()[2][(s * _PLACE).sum(axis=1)]
+    rolls: np.ndarray = _tables()[2][(s * _PLACE).sum(axis=1)]
+    return rolls
 
 
-def _write(rs, V, mask, u, flag, r, fmatters):
+def _write(rs: Ruleset, V: np.ndarray, mask: np.ndarray, u: np.ndarray, flag: np.ndarray,
+           r: np.ndarray, fmatters: bool
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Best box for rolls r, per game (BOXES order on ties): (box, immediate points
     incl. bonuses, new u, new flag, value)."""
     t, ub = rs.upper_threshold, rs.upper_bonus
@@ -116,7 +124,8 @@ def reroll(cur: np.ndarray, keep: np.ndarray, rolling: np.ndarray, new: np.ndarr
         cur[:, i] = np.where(rolling & ~kept, new[:, i], cur[:, i])
 
 
-def _simulate_batch(rs, V, solver, dice, fmatters):
+def _simulate_batch(rs: Ruleset, V: np.ndarray, solver: _Solver, dice: np.ndarray,
+                    fmatters: bool) -> np.ndarray:
     games = dice.shape[0]
     g = np.arange(games)
     mask = np.zeros(games, dtype=np.int64)
@@ -145,7 +154,7 @@ def draw_dice(rng: np.random.Generator, games: int) -> np.ndarray:
     return rng.integers(1, 7, size=(games, 13, 3, 5), dtype=np.int64)
 
 
-def simulate(advisor, dice: np.ndarray, batch: int = 4096) -> np.ndarray:
+def simulate(advisor: Advisor, dice: np.ndarray, batch: int = 4096) -> np.ndarray:
     """Final totals of optimal solo games on ``dice`` (see ``draw_dice``), one per game."""
     rs = advisor.ruleset
     V = advisor.values
@@ -157,6 +166,6 @@ def simulate(advisor, dice: np.ndarray, batch: int = 4096) -> np.ndarray:
                            for i in range(0, len(dice), batch)])
 
 
-def optimal_scores(advisor, games: int, rng: np.random.Generator, batch: int = 4096) -> np.ndarray:
+def optimal_scores(advisor: Advisor, games: int, rng: np.random.Generator, batch: int = 4096) -> np.ndarray:
     """``games`` optimal solo games of the advisor's ruleset on dice from ``rng``."""
     return simulate(advisor, draw_dice(rng, games), batch)

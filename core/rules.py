@@ -168,7 +168,7 @@ class Sheet:
     def total(self, ruleset: Ruleset) -> int:
         return self.upper_sum + self.upper_bonus(ruleset) + self.lower_sum + self.extra_bonus
 
-    def to_list(self) -> list:
+    def to_list(self) -> list[object]:
         return [list(self.scores), self.extra_bonus]
 
     @cached_property
@@ -253,7 +253,7 @@ _new_object = object.__new__
 _set_attr = object.__setattr__
 
 
-def _sheet(scores: tuple, extra_bonus: int) -> Sheet:
+def _sheet(scores: tuple[int | None, ...], extra_bonus: int) -> Sheet:
     """``Sheet(scores, extra_bonus)`` for 13 scores, without the dataclass __init__."""
     sheet = _new_object(Sheet)
     _set_attr(sheet, "__dict__", {"scores": scores, "extra_bonus": extra_bonus})

@@ -12,7 +12,7 @@ Pure: the caller passes the generator (a seeded one gives the same figures every
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -20,12 +20,19 @@ from .advisor_build import _Solver, flag_matters
 from .analysis import share_of_first
 from .game import GameState
 from .optimal_sim import _roll_index, _write, best_keep, reroll
-from .rules import MAX_ROLLS, NUM_BOXES
+from .rules import MAX_ROLLS, NUM_BOXES, Sheet
+
+if TYPE_CHECKING:
+    from .advisor import Advisor
 
 SAMPLES = 2500
 
+# A seat's sampled remaining points by its state: (box scores, dice or None, rolls left).
+SampleCache = dict[tuple[tuple[int | None, ...], tuple[int, ...] | None, int], np.ndarray]
 
-def _turn(solver: _Solver, mask, u, flag):
+
+def _turn(solver: _Solver, mask: np.ndarray, u: np.ndarray, flag: np.ndarray
+          ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
     """Per distinct state: keep values with one and two rolls left and every roll's best
     box value; and each sample's column among them."""
     # one integer per state: np.unique on a flat array is several times faster than on rows
@@ -34,7 +41,7 @@ def _turn(solver: _Solver, mask, u, flag):
     return solver.turn_values(uniq), inv.ravel()
 
 
-def remaining_points(advisor, sheet, dice: Sequence[int] | None, rolls_left: int,
+def remaining_points(advisor: Advisor, sheet: Sheet, dice: Sequence[int] | None, rolls_left: int,
                      rng: np.random.Generator, samples: int = SAMPLES) -> np.ndarray:
     """Samples of the points a seat still scores with optimal play (its final total minus
     its total now), from its sheet and — mid-turn — the dice it has and rolls left."""
@@ -76,20 +83,20 @@ def remaining_points(advisor, sheet, dice: Sequence[int] | None, rolls_left: int
 def _share_of_first(finals: list[np.ndarray | None]) -> list[float]:
     """Each seat's chance to finish first (ties shared equally), from independent
     samples of the seats' final totals (None: a seat that gave up, never first)."""
-    live = [i for i, f in enumerate(finals) if f is not None]
+    live = [(i, f) for i, f in enumerate(finals) if f is not None]
     out = [0.0] * len(finals)
     if not live:
         return out
-    lo = min(int(finals[i].min()) for i in live)
-    hi = max(int(finals[i].max()) for i in live)
-    pmfs = [np.bincount(finals[i] - lo, minlength=hi - lo + 1) / len(finals[i]) for i in live]
-    for i, p in zip(live, share_of_first(pmfs)):
+    lo = min(int(f.min()) for _, f in live)
+    hi = max(int(f.max()) for _, f in live)
+    pmfs = [np.bincount(f - lo, minlength=hi - lo + 1) / len(f) for _, f in live]
+    for (i, _), p in zip(live, share_of_first(pmfs)):
         out[i] = p
     return out
 
 
-def win_chances_mc(advisor, state: GameState, rng: np.random.Generator,
-                   samples: int = SAMPLES, cache: dict | None = None) -> list[float]:
+def win_chances_mc(advisor: Advisor, state: GameState, rng: np.random.Generator,
+                   samples: int = SAMPLES, cache: SampleCache | None = None) -> list[float]:
     """Each seat's chance to finish first.  ``cache`` (a dict kept by the caller between
     moves) holds each seat's samples by its state, so after a move only the seat that
     moved is played out again."""
