@@ -14,10 +14,11 @@ its mark on the graph.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pygame
 
-from bonanza.core.analysis import INACCURACY
+from bonanza.core.analysis import INACCURACY, GameAnalysis
 
 from .. import actions as A
 from .. import lang, theme
@@ -50,15 +51,15 @@ class AnalysisScene(Scene):
         super().__init__(app)
         self.verdict = verdict
         self.replay = replay
-        self.analysis = None
+        self.analysis: GameAnalysis | None = None      # once the worker thread is done
         self.error: str | None = None
         self.seat = max(0, seat)
         self.sel = 0                     # the chosen mistake of the seat
         header = verdict.log.header if verdict is not None and verdict.log is not None else {}
         self.ruleset = (header.get("ruleset") if isinstance(header, dict) else None) or "bonanza"
         self.loader = app.advisor_loader(self.ruleset)
-        self._result = None
-        self._thread = None
+        self._result: tuple[str, Any] | None = None     # ("ok", GameAnalysis) or ("error", text)
+        self._thread: threading.Thread | None = None
         self.button("back", (530, 652, 220, 50), lambda: self.t("common.back"), style="secondary", size=21)
         self.focus_id = "list"
 
@@ -103,6 +104,8 @@ class AnalysisScene(Scene):
         return 0.2 if self.analysis is None and self.error is None else super().still_redraw()
 
     def _make_tabs(self) -> None:
+        if self.analysis is None:
+            return
         seats = self.analysis.seats
         if len(seats) < 2:
             return
@@ -160,6 +163,8 @@ class AnalysisScene(Scene):
             super().handle(action)
 
     def choose_seat(self, i: int) -> None:
+        if self.analysis is None:
+            return
         n = len(self.analysis.seats)
         self.seat = i % n
         self.sel = 0
@@ -214,7 +219,7 @@ class AnalysisScene(Scene):
         return (x + 58, y + 44, w - 78, h - 96)
 
     def seq_range(self) -> int:
-        return max(1, self.analysis.moves)
+        return max(1, self.analysis.moves) if self.analysis is not None else 1
 
     def value_range(self):
         vals = [p.expected for s in self.analysis.seats for p in s.series]
@@ -286,6 +291,9 @@ class AnalysisScene(Scene):
                              self.t("error.advisor_building", percent=int(p * 100)))
 
     def draw_graph(self, surface) -> None:
+        analysis = self.analysis
+        if analysis is None:
+            return
         L = self.layout
         card = L.rect(self.graph_card())
         shadowed_panel(surface, card, theme.PAPER, L.px(14), L.px(5))
@@ -314,9 +322,9 @@ class AnalysisScene(Scene):
         dash = 10
         for x in range(int(px), int(px + pw), 2 * dash):
             pygame.draw.line(surface, theme.INK_SOFT, L.point(x, y0), L.point(min(x + dash, px + pw), y0), 1)
-        order = [i for i in range(len(self.analysis.seats)) if i != self.seat] + [self.seat]
+        order = [i for i in range(len(analysis.seats)) if i != self.seat] + [self.seat]
         for i in order:
-            s = self.analysis.seats[i]
+            s = analysis.seats[i]
             pts = [L.point(*self.to_xy(p.seq, p.expected)) for p in s.series]
             if len(pts) < 2:
                 continue
@@ -359,6 +367,9 @@ class AnalysisScene(Scene):
             draw_text(surface, label, L.rect((cx + 12, y, slot - 26, 22)), L.font_px(15), theme.INK_SOFT)
 
     def draw_win_chances(self, surface) -> None:
+        analysis = self.analysis
+        if analysis is None:
+            return
         L = self.layout
         card = L.rect(WIN)
         shadowed_panel(surface, card, theme.PAPER, L.px(14), L.px(5))
@@ -372,8 +383,8 @@ class AnalysisScene(Scene):
             pygame.draw.line(surface, theme.PAPER_LINE, L.point(px, yy), L.point(px + pw, yy), 1)
             draw_text(surface, f"{int(frac * 100)}%", L.rect((x + 4, yy - 10, 48, 20)), L.font_px(15),
                       theme.INK_SOFT, align="right")
-        chances = self.analysis.win_chance
-        n = len(self.analysis.seats)
+        chances = analysis.win_chance
+        n = len(analysis.seats)
         order = [i for i in range(n) if i != self.seat] + [self.seat]
         for i in order:
             pts = [L.point(px + pw * seq / self.seq_range(), top + ph * (1 - p[i])) for seq, p in chances]

@@ -57,7 +57,7 @@ class Scene:
         self.widgets.append(f)
         return f
 
-    def widget(self, id: str):
+    def widget(self, id: str | None):
         for w in self.widgets:
             if w.id == id:
                 return w

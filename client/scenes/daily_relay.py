@@ -185,7 +185,7 @@ class DailyRelayScene(Scene):
     def take_log(self, msg: dict) -> None:
         date = msg.get("date")
         data = msg.get("log")
-        if not data:
+        if not data or not isinstance(date, str):    # only what a daily_log request asked for
             return
         record = self.app.profile.record_game(bytes(data))
         if record is not None:
@@ -249,7 +249,7 @@ class DailyRelayScene(Scene):
         draw_text(surface, self.t("daily.relay.fingerprint"), L.rect((90, y, 500, 30)), L.font_px(19),
                   theme.INK_SOFT, bold=True)
         y += 32
-        for line in group_hex(self.info.get("commitment")):
+        for line in group_hex((self.info or {}).get("commitment")):
             draw_text(surface, line, L.rect((90, y, 500, 28)), L.font_px(px), theme.INK, bold=True)
             y += 28
         return y

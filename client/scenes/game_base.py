@@ -64,7 +64,7 @@ def rolls_first(advice) -> bool:
 
 
 class GameScene(Scene):
-    """Abstract: subclasses provide ``state``, ``my_turn()``, ``send_roll``,
+    """Abstract: subclasses provide ``state``, ``my_seat``, ``my_turn()``, ``send_roll``,
     ``send_write`` and ``send_give_up``."""
 
     def __init__(self, app, ruleset: str, ncols: int):
@@ -73,7 +73,7 @@ class GameScene(Scene):
         self.ncols = ncols
         if ncols <= 1:
             self.sheet_view = SheetView((24, 16, 440, 688), 290, ruleset)
-            self.cx = 870
+            self.cx: float = 870
             w = 440
         else:
             w = 300 + 110 * ncols if ncols < 4 else 680
@@ -98,7 +98,7 @@ class GameScene(Scene):
         self._advice = None
         self._cursor_roll = None                 # the roll the cursor last jumped to the best box for
         self.dialog: str | None = None          # "give_up" while the confirm box is open
-        self._seen_turn = None
+        self._seen_turn: tuple[int, int] | None = None
         self._rolled_frame = -1                  # app.frames when this window last rolled
         self._was_landing = False
         self._sheets_seen = None                 # the sheets of the last frame: what was just written
@@ -118,6 +118,11 @@ class GameScene(Scene):
     # ---------------------------------------------------------- to override
     @property
     def state(self):
+        raise NotImplementedError
+
+    @property
+    def my_seat(self) -> int:
+        """This window's seat (-1 for a watcher)."""
         raise NotImplementedError
 
     def my_turn(self) -> bool:

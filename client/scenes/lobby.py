@@ -52,6 +52,10 @@ class _Options(Scene):
     def typed_name(self) -> str:
         return " ".join(self.name.value.split())
 
+    def value_text(self, row: str) -> str:
+        """What row ``row`` is set to, as its button shows it."""
+        raise NotImplementedError
+
     def option_row(self, row: str, y: float) -> None:
         self.button(f"dec:{row}", (640, y, 56, 50), "‹", style="secondary", size=28)
         self.button(f"val:{row}", (704, y, 332, 50), lambda r=row: self.value_text(r), style="ghost", size=21)

@@ -79,6 +79,8 @@ class RankedScene(Scene):
         self.app.to_title()
 
     def play(self) -> None:
+        if self.conn is None:      # Play is enabled only while connected
+            return
         self.starting = True
         self.conn.send({"type": "ranked_play", "name": self.app.profile.name,
                         "ruleset": DEFAULT_RULESET,

@@ -135,7 +135,7 @@ class RecordsScene(Scene):
                 if self.tab == "history":
                     self.entries = store.history(HISTORY_SIZE)
                 else:
-                    self.entries = board_entries(store, self.ruleset(), self.tab)
+                    self.entries = board_entries(store, self.rulesets[self.tab], self.tab)
             except Exception:
                 self.entries = []
         self.sel = max(0, min(self.sel, len(self.entries) - 1))
@@ -369,6 +369,8 @@ class RecordsScene(Scene):
         rs = self.ruleset()
         head = self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}")) if rs else self.t("history.title")
         draw_text(surface, head, L.rect((LIST_X, 146, LIST_W, 34)), L.font_px(22), theme.INK, bold=True)
+        cols: tuple[tuple[int, int, str], ...]
+        heads: tuple[str, ...]
         if rs:
             cols = COLS_BOARD
             heads = ("", self.t("game.score"), self.t("game.time"), self.t("records.seed"),
@@ -397,6 +399,7 @@ class RecordsScene(Scene):
             row = L.rect((LIST_X, LIST_Y + i * ROW_H, LIST_W, ROW_H))
             list_row_back(surface, L, row, idx == self.sel, self.focus_id == "list",
                           row.collidepoint(mouse))
+            cells: tuple[str, ...]
             if rs:
                 cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), seed_cell(rec),
                          game_date(rec))

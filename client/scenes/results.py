@@ -288,8 +288,9 @@ class ResultsScene(Scene):
                       L.rect((84, 458, 1112, 30)), L.font_px(17), theme.TEXT_ON_FELT_SOFT)
         seed = self.reveal_seed.hex() if self.reveal_seed else "–"
         if self.verdict is not None and self.verdict.log is not None and self.reveal_seed is None:
-            dice = self.verdict.log.header.get("dice", {})
-            seed = dice.get("date", seed)
+            dice = self.verdict.log.header.get("dice")
+            date = dice.get("date") if isinstance(dice, dict) else None
+            seed = date if isinstance(date, str) else seed
         draw_text(surface, self.t("results.revealed_seed", seed=seed), L.rect((84, 492, 1112, 30)),
                   L.font_px(17), theme.TEXT_ON_FELT)
         ok = self.verdict is not None and self.verdict.ok
@@ -303,5 +304,5 @@ class ResultsScene(Scene):
             px = L.font_px(17)
             # a long folder gives way to the file's name, which is what a player looks for
             if fonts.fit_size(saved, px, box.w, False, theme.MIN_READABLE_PX) <= theme.MIN_READABLE_PX:
-                saved = self.file_line(short=True)
+                saved = self.file_line(short=True) or saved
             draw_text(surface, saved, box, px, theme.TEXT_ON_FELT_SOFT, min_px=theme.MIN_READABLE_PX)

@@ -8,6 +8,7 @@ Two one-seat games are this scene too: the day's attempt on a relay
 from __future__ import annotations
 
 import math
+import threading
 
 import pygame
 
@@ -26,6 +27,8 @@ class TableScene(GameScene):
     give_up_question = "game.leave_confirm"
     _win_key = None            # the move the win chances were computed after
     _win = None
+    _playout: threading.Thread | None = None      # the play-outs of the newest state, if running
+    _playout_pending: tuple | None = None         # (advisor, state) to play out once it is done
 
     def __init__(self, app, conn, relay=None):
         self.conn = conn
@@ -237,8 +240,8 @@ class TableScene(GameScene):
                 self._last_beep = sec
                 self.app.play_sound("clock")
         self.win_chances()
-        pending = getattr(self, "_playout_pending", None)
-        if pending is not None and not self._playout.is_alive():
+        pending = self._playout_pending
+        if pending is not None and self._playout is not None and not self._playout.is_alive():
             self._start_playouts(*pending)
 
     def announce_auto(self, mv: dict) -> None:
@@ -369,8 +372,7 @@ class TableScene(GameScene):
         return self._win
 
     def _start_playouts(self, advisor, st) -> None:
-        import threading
-        if getattr(self, "_playout", None) is not None and self._playout.is_alive():
+        if self._playout is not None and self._playout.is_alive():
             self._playout_pending = (advisor, st)    # run for the newest state next
             return
         self._playout_pending = None
