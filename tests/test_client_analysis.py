@@ -46,7 +46,7 @@ def rolled(sheet: Sheet, dice, rolls=1, seq=1) -> GameState:
 
 def game_scene(app, holder: list):
     """A game screen showing ``holder[0]`` (swap it to change the situation)."""
-    from bonanza.client.scenes.game import GameScene
+    from bonanza.client.scenes.game_base import GameScene
 
     class Scene(GameScene):
         @property
@@ -65,7 +65,7 @@ def game_scene(app, holder: list):
 
 
 def test_verdict_names_a_roll_when_rolling_is_better_and_a_box_when_writing_is(adv_app, artifacts):
-    from bonanza.client.scenes.game import verdict_options
+    from bonanza.client.scenes.game_base import verdict_options
     app = adv_app
     holder = [rolled(Sheet(), (3, 3, 6, 6, 3))]
     sc = game_scene(app, holder)

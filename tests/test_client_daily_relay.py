@@ -205,7 +205,7 @@ def test_relay_daily_through_the_scene(relay, app, artifacts):
     assert len(hist) == 1 and hist[0].score == score and hist[0].date == DAY2
     assert hist[0].seed is not None                  # the relay's revealed seed
     assert app.profile.store.daily_status(DAY2) == "available"    # the offline attempt is untouched
-    from bonanza.client.scenes.daily_relay import last_relay, pending_logs
+    from bonanza.client.daily_relay_memory import last_relay, pending_logs
     assert pending_logs(app) == []
     assert last_relay(app) == ("127.0.0.1", r.port)
     assert later.info["closed"][0]["date"] == DAY2

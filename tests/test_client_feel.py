@@ -29,7 +29,7 @@ def state_of(sh: Sheet, ruleset="bonanza", dice=None, name="P1") -> GameState:
 
 def stub_game(app, state, ruleset="bonanza"):
     """A game screen over a state the test sets (``scene.st``): one seat, always its turn."""
-    from bonanza.client.scenes.game import GameScene
+    from bonanza.client.scenes.game_base import GameScene
 
     class Stub(GameScene):
         @property

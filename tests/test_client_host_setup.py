@@ -125,7 +125,8 @@ def test_a_port_that_is_not_a_port_never_connects_nor_crashes(app, monkeypatch, 
 def test_a_valid_port_joins(app, monkeypatch):
     import bonanza.client.relay_client
     from bonanza.client.actions import Action
-    from bonanza.client.scenes.lobby import JoinScene, port_number
+    from bonanza.client.relay_address import port_number
+    from bonanza.client.scenes.lobby import JoinScene
     assert port_number(" 7468 ") == 7468 and port_number("65535") == 65535
     opened = []
 
