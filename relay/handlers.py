@@ -13,6 +13,7 @@ from bonanza.core import dice as dice_mod
 from bonanza.core import signing
 from bonanza.core.game import MAX_SEATS, Refusal, Seat
 from bonanza.core.match import Match
+from bonanza.core.records import GameSettings, Intent, MoveType
 from bonanza.core.settings import (
     BOT_POLICIES,
     DAILY_RULESET,
@@ -73,7 +74,7 @@ def _key(value: Any) -> bytes | None:
     return value
 
 
-def _intent(table: Table, slot: Slot, msg: dict, kind: str) -> dict | None:
+def _intent(table: Table, slot: Slot, msg: dict, kind: MoveType) -> Intent | None:
     """The seat's signed intent, checked; None for a seat without a key, or for a request
     so malformed that the match refuses it anyway (its refusal is the one to read).
 
@@ -96,7 +97,8 @@ def _intent(table: Table, slot: Slot, msg: dict, kind: str) -> dict | None:
     intent = signing.intent_body(seq, kind, hold, box)
     sig = msg.get("sig")
     chain = table.started_match.log.header["chain"]
-    if not signing.valid(slot.key, signing.intent_message(chain, intent), sig):
+    if not isinstance(sig, bytes) or not signing.valid(slot.key,
+                                                       signing.intent_message(chain, intent), sig):
         raise Refuse("bad_signature", "the request is not signed by this seat's key")
     intent["sig"] = sig
     return intent
@@ -359,19 +361,20 @@ def _reveal_deadline(relay: Host, table: Table) -> None:
     _begin(relay, table, sender if sender.slot is not None else None, start_rid)
 
 
-def _begin(relay: Host, table: Table, conn, rid) -> None:
+def _begin(relay: Host, table: Table, conn: Conn | None, rid: Any) -> None:
     table.revealing = None
     seats = [Seat(s.name, s.kind, s.policy) for s in table.slots]
+    # every table has a turn clock (only a ranked run has none, and it starts elsewhere)
+    settings: GameSettings = {} if table.turn_seconds is None else {
+        "turn_seconds": table.turn_seconds}
     if table.daily_date is not None:
-        match = Match.create_day(table.daily_date, seats, table.seed,
-                                 settings={"turn_seconds": table.turn_seconds},
+        match = Match.create_day(table.daily_date, seats, table.seed, settings=settings,
                                  meta={"date": table.daily_date, "table": table.code},
                                  signer=relay.signer, seat_keys=[s.key for s in table.slots])
         table.begin(match, conn, rid)
         return
     match = Match.create(table.ruleset, seats, table.seed, mode="table",
-                         contributions=[s.contribution for s in table.slots],
-                         settings={"turn_seconds": table.turn_seconds},
+                         contributions=[s.contribution for s in table.slots], settings=settings,
                          meta={"table": table.code}, signer=relay.signer,
                          seat_keys=[s.key for s in table.slots])
     table.begin(match, conn, rid)

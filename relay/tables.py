@@ -17,6 +17,7 @@ from bonanza.core import dice as dice_mod
 from bonanza.core.game import GameState, Refusal, standings
 from bonanza.core.log import pack as _pack
 from bonanza.core.match import GAME_OVER, NO_HOLD, Match
+from bonanza.core.records import GiveUpReason, Intent, MoveRecord, SeatKind
 from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.wire import LENGTH, encode_frame
 
@@ -40,14 +41,14 @@ ANNOUNCE_LAST = 10             # and every second in its last 10 s
 class Slot:
     """A seat: a human (with a resume token and maybe a connection) or a bot."""
 
-    def __init__(self, table: "Table", name: str, kind: str = "human",
+    def __init__(self, table: "Table", name: str, kind: SeatKind = "human",
                  contribution: bytes | None = None, policy: str | None = None,
                  key: bytes | None = None, contribution_commit: bytes | None = None):
         self.table = table
         self.contribution_commit = contribution_commit   # until the seat reveals it
         self.key = key            # the seat's public key: it signs every intent
         self.name = name
-        self.kind = kind
+        self.kind: SeatKind = kind
         self.contribution = contribution
         self.policy = policy
         self.token = secrets.token_hex(16) if kind == "human" else None
@@ -228,7 +229,7 @@ class Table:
     # ``intent``: the seat's signed request the move is made from (it goes into the record).
     def roll(self, seat: int, hold: Sequence[bool] | None = None, auto: bool = False,
              sender: "Conn | None" = None, rid: Any = None,
-             intent: dict | None = None) -> Refusal | None:
+             intent: Intent | None = None) -> Refusal | None:
         """``seat`` rolls keeping ``hold`` (None: what it announced it holds)."""
         if self.finished:
             return GAME_OVER
@@ -239,7 +240,7 @@ class Table:
 
     def write(self, seat: int, box: Any, auto: bool = False,
               sender: "Conn | None" = None, rid: Any = None,
-              intent: dict | None = None) -> Refusal | None:
+              intent: Intent | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
         rec, refusal = self.started_match.write(box, auto, seat=seat, intent=intent)
@@ -247,8 +248,8 @@ class Table:
             self._moved(rec, sender, rid)
         return refusal
 
-    def give_up(self, seat: int, why: str, sender: "Conn | None" = None,
-                rid: Any = None, intent: dict | None = None) -> Refusal | None:
+    def give_up(self, seat: int, why: GiveUpReason, sender: "Conn | None" = None,
+                rid: Any = None, intent: Intent | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
         rec, refusal = self.started_match.give_up(seat, why, intent)
@@ -268,7 +269,7 @@ class Table:
                             "held": list(mask)}, sender, rid)
         return refusal
 
-    def _moved(self, rec: dict, sender: "Conn | None", rid: Any) -> None:
+    def _moved(self, rec: MoveRecord, sender: "Conn | None", rid: Any) -> None:
         """After the match made a move: the clock, the broadcast, the next turn."""
         match = self.started_match
         move = rec["move"]
@@ -448,13 +449,12 @@ class Table:
             for slot in self.slots:
                 if slot.kind == "human":
                     services.daily.finish_attempt(self.daily_date, slot.name,
-                                               match.state.total(slot.index),
-                                               gave_up.get(slot.index), fname)
-            # The seed is the whole day's dice: whoever saw it could play the date with
-            # foresight.  It stays with the relay until the date is closed (daily_log).
-            data = None
-            end = dict(end, reveal=None)
-        self.end_msg = {"type": "end", "end": end, "standings": ranking, "log": data,
-                        "file": fname}
+                                                  match.state.total(slot.index),
+                                                  gave_up.get(slot.index), fname)
+        # A daily's seed is the whole day's dice: whoever saw it could play the date with
+        # foresight.  It stays with the relay until the date is closed (daily_log).
+        sealed = self.daily_date is not None
+        self.end_msg = {"type": "end", "end": dict(end, reveal=None) if sealed else end,
+                        "standings": ranking, "log": None if sealed else data, "file": fname}
         self.broadcast(self.end_msg)
         services.clock.call_later(FINISHED_KEEP, lambda: services.purge(self))
