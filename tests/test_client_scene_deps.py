@@ -80,6 +80,26 @@ def test_a_scene_module_imports_no_other_scene(name):
                        "open a scene by name instead (app.open/switch/make, scenes/registry.py)")
 
 
+def test_only_the_app_imports_the_scenes():
+    """Helpers the scenes share live outside ``client/scenes/`` and never reach back into it:
+    only the App (which opens scenes by name) imports from there."""
+    client = SCENES_DIR.parent
+    for path in sorted(client.rglob("*.py")):
+        rel = path.relative_to(client)
+        if rel.parts[0] == "scenes" or rel == Path("app.py"):
+            continue
+        here = "bonanza.client." + ".".join(rel.with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(node, here)
+                targets = [base] + [f"{base}.{a.name}" for a in node.names]
+            else:
+                continue
+            assert not any(t == PACKAGE or t.startswith(PACKAGE + ".") for t in targets), (str(rel), targets)
+
+
 def _registry():
     from bonanza.client.scenes.registry import SCENES, scene_factory
     return SCENES, scene_factory
