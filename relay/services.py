@@ -4,7 +4,8 @@
 other modules depend on these protocols, never on ``server`` (tests/test_relay_deps.py
 keeps it so), so the dependencies point one way::
 
-    cli -> server -> handlers -> tables -> connection -> services <- clock, logs, ...
+    cli -> server -> handlers -> tables -> connection -> services -> limits
+                     discovery, clock, logs ----------------^
 
 A protocol is generic in the classes its user already knows (a connection knows its
 own class, the handlers know ``Table`` and ``Slot``), so this module imports nothing

@@ -39,6 +39,16 @@ def test_only_the_relay_and_its_command_import_the_server():
     assert offenders == set(), f"these modules import {PACKAGE}.server: {sorted(offenders)}"
 
 
+def test_the_relay_modules_import_each_other_without_a_cycle():
+    graph = {name: {d.split(".")[2] for d in deps if d.startswith(f"{PACKAGE}.")} - {name}
+             for name, deps in modules().items()}
+    done: set[str] = set()
+    while len(done) < len(graph):
+        ready = {m for m, deps in graph.items() if m not in done and deps <= done}
+        assert ready, f"an import cycle among {sorted(set(graph) - done)}"
+        done |= ready
+
+
 def test_services_is_a_leaf():
     """The protocols import nothing of the relay but plain data."""
     relay_deps = {d for d in modules()["services"] if d.startswith(f"{PACKAGE}.")}
