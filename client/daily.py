@@ -11,8 +11,12 @@ Text is returned as i18n keys (``lang/*.po``), never as English sentences.
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
+from typing import TYPE_CHECKING
 
 from bonanza.core.match import Match
+
+if TYPE_CHECKING:
+    from .store import Store
 
 RULESET = "yacht"
 REFUSAL_ALREADY_PLAYED = "daily_already_played"
@@ -43,17 +47,17 @@ def check_date(date_iso: str) -> str:
     return date_iso
 
 
-def status(store, date_iso: str) -> str:
+def status(store: Store, date_iso: str) -> str:
     """``"available"``, ``"in_progress"`` (begun, not finished: the attempt is used) or ``"played"``."""
     return store.daily_status(check_date(date_iso))
 
 
-def status_key(store, date_iso: str) -> str | None:
+def status_key(store: Store, date_iso: str) -> str | None:
     """The i18n key to show under the play button, or None while the daily is available."""
     return None if status(store, date_iso) == "available" else ALREADY_PLAYED_KEY
 
 
-def start_offline_daily(store, name: str, date_iso: str) -> Match | str:
+def start_offline_daily(store: Store, name: str, date_iso: str) -> Match | str:
     """Begin the day's one attempt and return its Match, or the refusal code
     ``"daily_already_played"`` (shown as ``daily.already_played``)."""
     check_date(date_iso)

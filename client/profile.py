@@ -2,11 +2,19 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import theme
 from .store import DEFAULT_NAME
 
-DEFAULT_SETTINGS = {
+if TYPE_CHECKING:
+    from bonanza.core.match import Match
+    from bonanza.core.signing import Signer
+
+    from .store import GameRecord, Notice, Store
+
+DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per key
     "animation": "normal",      # instant | off | fast | normal
     "volume": 70,               # percent
     "muted": False,
@@ -25,20 +33,24 @@ LIFT_SECONDS = {"fast": 0.08, "normal": 0.12}     # a held die rising and settli
 
 
 class Profile:
-    def __init__(self, data_dir=None):
-        self.notices: list = []
-        self.notify = None      # callable(key, params): set by the app to show a toast
-        self.store = None
+    def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
+        # store Notices, and plain (i18n key, params) tuples this class adds itself
+        self.notices: list[Notice | tuple[str, dict[str, Any]]] = []
+        # callable(key, params): set by the app to show a toast
+        self.notify: Callable[..., None] | None = None
+        self.store: Store | None = None
+        p: dict[str, Any]
         try:
             from .store import open_store
-            self.store, self.notices = open_store(data_dir)
+            self.store, notices = open_store(data_dir)
+            self.notices.extend(notices)
             p = self.store.profile()
         except Exception as e:  # the game starts whatever happens
             self.notices.append(("error.generic", {"detail": str(e)}))
             p = {"name": DEFAULT_NAME, "language": None, "settings": {}}
         self._name: str = p.get("name") or DEFAULT_NAME
         self.language: str | None = p.get("language")
-        self.settings = dict(DEFAULT_SETTINGS)
+        self.settings: dict[str, Any] = dict(DEFAULT_SETTINGS)
         for k, v in (p.get("settings") or {}).items():
             if k in DEFAULT_SETTINGS and type(v) is type(DEFAULT_SETTINGS[k]):
                 self.settings[k] = v
@@ -62,11 +74,11 @@ class Profile:
         self.save()
         return "new"
 
-    def seat_signer(self):
+    def seat_signer(self) -> Signer:
         """This player's seat key (``seat.key`` beside the store): every request at a
         relay's table is signed with it, so a finished log proves which moves were
         theirs.  Without a writable folder the key lasts for this run only."""
-        signer = getattr(self, "_signer", None)
+        signer: Signer | None = getattr(self, "_signer", None)
         if signer is None:
             import secrets
 
@@ -131,7 +143,7 @@ class Profile:
             self._name = name
         self.save()
 
-    def notice_texts(self, t) -> list[str]:
+    def notice_texts(self, t: Callable[..., str]) -> list[str]:
         """Every start-up notice as text in the player's language.
 
         A store ``Notice`` is a 2-tuple ``(code, params)`` too, but its ``code`` is not a
@@ -165,7 +177,7 @@ class Profile:
         return None
 
     # ---------------------------------------------------------- recording games
-    def problem(self, key: str, **params) -> None:
+    def problem(self, key: str, **params: Any) -> None:
         """A problem the player must hear about: ``notify(key, params)`` (the app shows a
         toast in the player's language) or, with no listener yet, a start-up notice."""
         if self.notify is not None:
@@ -173,13 +185,14 @@ class Profile:
         else:
             self.notices.append((key, params))
 
-    def _record(self, do):
+    def _record(self, do: Callable[[], GameRecord]) -> GameRecord | None:
         """Run a store write; a refusal or a disk problem becomes a toast, never silence."""
         from .store import DailyAlreadyPlayed, StoreError
         try:
             rec = do()
             # the game is kept either way; a file that could not be written is told once
-            notice = self.store.take_file_notice() if rec is not None and rec.file is None else None
+            notice = (self.store.take_file_notice()
+                      if self.store is not None and rec is not None and rec.file is None else None)
             if notice is not None:
                 self.problem(notice.key, **notice.params)
             return rec
@@ -193,20 +206,22 @@ class Profile:
             self.problem("error.generic", detail=str(e))
         return None
 
-    def record_game(self, log_bytes: bytes):
+    def record_game(self, log_bytes: bytes) -> GameRecord | None:
         """Store a finished game log; the GameRecord, or None (and a toast) on a problem."""
-        if self.store is None:
+        store = self.store
+        if store is None:
             return None
-        return self._record(lambda: self.store.record_game(log_bytes))
+        return self._record(lambda: store.record_game(log_bytes))
 
-    def finish_and_record(self, match, duration_ms: int | None):
+    def finish_and_record(self, match: Match, duration_ms: int | None) -> GameRecord | None:
         """Close a finished local match's log with its run time (end meta ``duration_ms``)
         and record it through ``client.store.records.finish_and_record``."""
-        if self.store is None:
+        store = self.store
+        if store is None:
             match.finish({} if duration_ms is None else {"duration_ms": max(0, int(duration_ms))})
             return None
         from .store.records import finish_and_record
-        return self._record(lambda: finish_and_record(self.store, match, duration_ms))
+        return self._record(lambda: finish_and_record(store, match, duration_ms))
 
     def daily_score(self, date_iso: str) -> int | None:
         if self.store is None:

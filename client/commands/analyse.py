@@ -10,6 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bonanza.core.analysis import GameAnalysis
 
 
 def add_parser(sub) -> None:
@@ -27,12 +32,13 @@ def run(args: argparse.Namespace) -> int:
     from bonanza.core.verify import verify_file
 
     verdict = verify_file(args.file)
-    if not verdict.ok:
+    log = verdict.log
+    if not verdict.ok or log is None:
         print(f"error: cannot analyse {args.file}: {verdict.detail} ({verdict.code})",
               file=sys.stderr)
         return 1
     try:
-        analysis = analyse_log(verdict.log)
+        analysis = analyse_log(log)
     except (AnalysisError, ValueError, OSError) as e:
         # a verified log should always analyse; this is a broken advisor cache or a bug
         print(f"error: cannot analyse {args.file}: {e}", file=sys.stderr)
@@ -40,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(analysis.to_dict()))
     else:
-        print(report(analysis, verdict.log.header, max(0, args.top), args.verbose))
+        print(report(analysis, log.header, max(0, args.top), args.verbose))
     return 0
 
 
@@ -48,7 +54,7 @@ def _num(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def report(analysis, header: dict, top: int = 5, verbose: bool = False) -> str:
+def report(analysis: GameAnalysis, header: Mapping[str, Any], top: int = 5, verbose: bool = False) -> str:
     """The analysis as text for a terminal."""
     lines = [f"{analysis.ruleset} {header.get('mode', '')} game, {analysis.moves} moves; "
              f"expected score from an empty sheet {analysis.seats[0].start_expected:.1f}", ""]

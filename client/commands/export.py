@@ -35,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {getattr(e, 'message', None) or e}", file=sys.stderr)
             return 1
         g = store.game(args.game_id)
-        extra = f", seed {g.seed}" if g.seed else (f", daily {g.date}" if g.date else "")
-        print(f"game {g.id}: {g.ruleset} {g.mode}, score {g.score}, "
-              f"time {format_duration(g.duration_ms)}{extra}")
+        if g is not None:   # it was there a moment ago, when its log was exported
+            extra = f", seed {g.seed}" if g.seed else (f", daily {g.date}" if g.date else "")
+            print(f"game {g.id}: {g.ruleset} {g.mode}, score {g.score}, "
+                  f"time {format_duration(g.duration_ms)}{extra}")
         print(f"written to {path}; check it with: bonanza verify {path}")
         return 0

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
                           f"{f'  DAMAGED: {g.damaged}' if g.damaged else ''}")
             if store.persistent:
                 print(f"\n(data: {store.path}; every finished game is also a .bonanza file in "
-                      f"{os.path.join(store.directory, 'games')}; `bonanza export ID FILE` saves "
+                      f"{os.path.join(store.directory or '', 'games')}; `bonanza export ID FILE` saves "
                       f"any game's replay)")
         except Exception as e:   # a damaged store mid-read: a message, not a traceback
             print(f"error: {getattr(e, 'message', None) or e}", file=sys.stderr)

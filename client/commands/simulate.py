@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"error: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
         return 1
-    for s in match.log.end["standings"]:
+    end = match.log.end
+    for s in end["standings"] if end is not None else []:
         print(f"{s['place']}. {s['name']:<12} {s['total']:>4}")
-    print(f"log written to {args.out} (seed fingerprint {match.commitment.hex()})")
+    fingerprint = match.commitment.hex() if match.commitment is not None else "-"
+    print(f"log written to {args.out} (seed fingerprint {fingerprint})")
     return 0

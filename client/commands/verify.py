@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
+from typing import Any
 
 
 def add_parser(sub) -> None:
@@ -15,21 +17,23 @@ def run(args: argparse.Namespace) -> int:
     from bonanza.core.verify import verify_file
 
     verdict = verify_file(args.file)
-    if verdict.ok and args.verbose:
-        for rec, state in zip(verdict.log.records, verdict.states[1:]):
-            print(f"{rec['seq']:4d}  {describe_move(verdict.log.header, rec['move'])}")
-    if verdict.ok:
-        header = verdict.log.header
+    log = verdict.log
+    if verdict.ok and log is not None and log.end is not None:
+        header: Mapping[str, Any] = log.header
+        end: Mapping[str, Any] = log.end
+        if args.verbose:
+            for rec, state in zip(log.records, verdict.states[1:]):
+                print(f"{rec['seq']:4d}  {describe_move(header, rec['move'])}")
         dice = header["dice"]
         source = (f"public daily dice for {dice['date']}" if dice["scheme"] == "public"
-                  else f"seed {verdict.log.end['reveal']['seed'].hex()} matches fingerprint {dice['commit'].hex()}")
-        print(f"{header['ruleset']} {header['mode']} game, {len(verdict.log.records)} moves; {source}")
+                  else f"seed {end['reveal']['seed'].hex()} matches fingerprint {dice['commit'].hex()}")
+        print(f"{header['ruleset']} {header['mode']} game, {len(log.records)} moves; {source}")
         print(verdict.signed)
     print(verdict.line())
     return 0 if verdict.ok else 1
 
 
-def describe_move(header: dict, move: dict) -> str:
+def describe_move(header: Mapping[str, Any], move: Mapping[str, Any]) -> str:
     name = header["seats"][move["seat"]]["name"]
     auto = " (automatic)" if move.get("auto") else ""
     if move["type"] == "roll":

@@ -91,13 +91,13 @@ def _games(conn, profile_name, out) -> None:
                 conn.execute("UPDATE games SET damaged = NULL WHERE id = ?", (gid,))
             continue
         verdict = verify_bytes(log) if log is not None else None
-        if verdict is not None and verdict.ok:
+        if verdict is None:
+            reason = "its replay is missing"
+        elif verdict.ok:
             if _rebuild(conn, gid, log, verdict, profile_name, vals):
                 out["repaired"] += 1
                 continue
             reason = "the same game is stored twice"
-        elif log is None:
-            reason = "its replay is missing"
         else:
             reason = f"its replay is damaged ({verdict.detail})"
         if damaged != reason:

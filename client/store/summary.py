@@ -5,10 +5,18 @@ always be rebuilt from the log it stores: migrations and salvage rely on it.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from bonanza.core.verify import Verdict, verify_bytes
 
 
-def pick_seat(header: dict, profile_name: str | None = None,
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` if it is a dict, else an empty one: a log's optional parts."""
+    return value if isinstance(value, dict) else {}
+
+
+def pick_seat(header: Mapping[str, Any], profile_name: str | None = None,
               seat_key: bytes | None = None) -> int:
     """The account's seat: the only seat of a solo or one-seat daily game; at a table
     (a daily table too) the seat signed with the player's own key (a signed log says
@@ -41,7 +49,8 @@ SELF_DEALT = ("random", "seeded", "daily")
 STATUSES = ("finished", "gave_up", "left", "away")
 
 
-def classify(header: dict, moves, seat: int) -> dict:
+def classify(header: Mapping[str, Any], moves: Iterable[Mapping[str, Any]],
+             seat: int) -> dict[str, Any]:
     """``status``, ``category`` and ``seed_text`` of a seat's game, from the header and
     the moves alone (no replay: the v3 -> v4 migration runs it over every stored log)."""
     status = "finished"
@@ -51,8 +60,8 @@ def classify(header: dict, moves, seat: int) -> dict:
             status = why if why in STATUSES else "gave_up"
             break
     mode = header.get("mode")
-    hmeta = header.get("meta") if isinstance(header.get("meta"), dict) else {}
-    dice = header.get("dice") if isinstance(header.get("dice"), dict) else {}
+    hmeta = _dict(header.get("meta"))
+    dice = _dict(header.get("dice"))
     if mode == "table":
         category = "table"
     elif isinstance(header.get("signing"), dict):
@@ -67,45 +76,47 @@ def classify(header: dict, moves, seat: int) -> dict:
 
 
 def summarize(verdict: Verdict, profile_name: str | None = None,
-              seat_key: bytes | None = None) -> dict:
+              seat_key: bytes | None = None) -> dict[str, Any]:
     """The store's columns for a verified game (``verdict.ok`` must be true)."""
-    if not verdict.ok:
-        raise ValueError(verdict.detail)
     log = verdict.log
-    header, end = log.header, log.end
+    if not verdict.ok or log is None or log.end is None:
+        raise ValueError(verdict.detail)
+    header: Mapping[str, Any] = log.header
+    end: Mapping[str, Any] = log.end
+    moves: list[Mapping[str, Any]] = [rec["move"] for rec in log.records]
     final = verdict.states[-1]
     seat = pick_seat(header, profile_name, seat_key)
     ruleset = final.ruleset
     sheet = final.sheets[seat]
-    meta = end.get("meta") if isinstance(end.get("meta"), dict) else {}
-    hmeta = header.get("meta") if isinstance(header.get("meta"), dict) else {}
+    meta = _dict(end.get("meta"))
+    hmeta = _dict(header.get("meta"))
     duration = meta.get("duration_ms")
     if type(duration) is not int or duration < 0:
         duration = None
-    reveal = end.get("reveal") if isinstance(end.get("reveal"), dict) else {}
+    reveal = _dict(end.get("reveal"))
     seed = reveal.get("seed")
     seed = seed.hex() if isinstance(seed, bytes) else None
     dice = header.get("dice") or {}
     date = dice.get("date") if dice.get("scheme") == "public" else None
     if not isinstance(date, str):
         date = next((m["date"] for m in (hmeta, meta) if isinstance(m.get("date"), str)), None)
-    bonanzas = sum(1 for rec in log.records
-                   if rec["move"].get("type") == "roll" and rec["move"].get("seat") == seat
-                   and len(set(rec["move"]["dice"])) == 1)
+    bonanzas = sum(1 for move in moves
+                   if move.get("type") == "roll" and move.get("seat") == seat
+                   and len(set(move["dice"])) == 1)
     return {
-        **classify(header, (rec["move"] for rec in log.records), seat),
+        **classify(header, moves, seat),
         "mode": header["mode"], "ruleset": header["ruleset"], "seat": seat,
         "name": header["seats"][seat]["name"], "score": final.total(seat),
         "duration_ms": duration, "seed": seed, "date": date,
         "upper_bonus": sheet.upper_sum >= ruleset.upper_threshold,
-        "bonanzas": bonanzas, "moves": len(log.records),
+        "bonanzas": bonanzas, "moves": len(moves),
         "seeded": bool(hmeta.get("seeded")),
         # an offline daily (public dice): the kind the local one-attempt rule counts
         "offline_daily": header["mode"] == "daily" and dice.get("scheme") == "public",
     }
 
 
-def summarize_bytes(data: bytes, profile_name: str | None = None) -> dict | None:
+def summarize_bytes(data: bytes, profile_name: str | None = None) -> dict[str, Any] | None:
     """``summarize`` for raw log bytes; None when the log does not verify."""
     verdict = verify_bytes(bytes(data))
     return summarize(verdict, profile_name) if verdict.ok else None
