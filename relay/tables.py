@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from bonanza.core import dice as dice_mod
 from bonanza.core.game import GameState, Refusal, standings
 from bonanza.core.log import pack as _pack
-from bonanza.core.match import GAME_OVER, NO_HOLD, Match
+from bonanza.core.match import GAME_OVER, NO_HOLD, Match, kept_by_default
 from bonanza.core.records import GiveUpReason, Intent, MoveRecord, SeatKind
 from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.wire import LENGTH, encode_frame
@@ -405,7 +405,7 @@ class Table:
             if action == "write":
                 refusal = self.write(seat, arg)
             else:
-                hold = [bool(h) for h in arg] if st.dice is not None else list(NO_HOLD)
+                hold = kept_by_default(st, seat, [bool(h) for h in arg])
                 if st.dice is not None and any(hold) and services.bot_delay and self.watchers():
                     self.hold(seat, hold)   # people watching see the bot's choice first
                     await clock.sleep(services.bot_delay)

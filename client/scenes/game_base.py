@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 from bonanza.core.game import check_give_up, check_hold, check_roll, check_write
+from bonanza.core.match import NO_HOLD, kept_by_default
 from bonanza.core.rules import (
     BONANZA_POINTS,
     BOXES,
@@ -257,7 +258,7 @@ class GameScene(Scene):
 
     def shown_held(self) -> list[bool]:
         """The holds drawn on the dice: mine as I toggle them."""
-        return self.input.held if self.my_turn() else [False] * 5
+        return self.input.held if self.my_turn() else list(NO_HOLD)
 
     def auto_marks(self) -> set:
         """(seat, box) cells the clock wrote (only tables have a clock)."""
@@ -265,7 +266,8 @@ class GameScene(Scene):
 
     def roll_hold(self) -> list[bool]:
         """The dice a roll keeps now: the held ones, none before the first roll."""
-        return list(self.input.held) if self.state.dice is not None else [False] * 5
+        return kept_by_default(self.state, self.state.active, self.input.held) \
+            if self.state.active is not None else list(NO_HOLD)
 
     # ---------------------------------------------------------- actions
     def handle(self, action: Action) -> None:

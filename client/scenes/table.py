@@ -12,6 +12,8 @@ import threading
 
 import pygame
 
+from bonanza.core.match import NO_HOLD
+
 from .. import actions as A
 from .. import fonts, sprites, theme
 from ..i18n import format_date
@@ -294,7 +296,7 @@ class TableScene(GameScene):
         if self.my_turn():
             return self.input.held
         st = self.state
-        return list(self.conn.held) if st.dice is not None and not st.over else [False] * 5
+        return list(self.conn.held) if st.dice is not None and not st.over else list(NO_HOLD)
 
     def auto_marks(self) -> set:
         return self._auto
