@@ -92,7 +92,7 @@ class GameScene(Scene):
         self.loader = app.advisor_loader(ruleset)
         self._advice_key = None
         self._advice = None
-        self._cursor_roll = None                 # the roll the cursor was last placed after
+        self._cursor_roll: tuple | None = None   # the roll the cursor was last placed after
         self.dialog: str | None = None          # "give_up" while the confirm box is open
         self._seen_turn: tuple[int, int] | None = None
         self._rolled_frame = -1                  # app.frames when this window last rolled
