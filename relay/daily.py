@@ -61,14 +61,25 @@ class DailyStore:
 
     def start_attempt(self, date: str, name: str, address: str | None = None) -> str | None:
         """Record an attempt; None, or why not: "name" (this person played this date) or
-        "address" (someone at this address did; pass no address to allow it)."""
+        "address" (someone else at this address did; pass no address to allow it)."""
+        why = self.attempt_refusal(date, name, address)
+        if why is not None:
+            return why
+        cur = self.db.execute("INSERT OR IGNORE INTO attempts (date, name_key, name, address) "
+                              "VALUES (?, ?, ?, ?)", (date, name_key(name), name, address))
+        return None if cur.rowcount == 1 else "name"
+
+    def attempt_refusal(self, date: str, name: str, address: str | None = None) -> str | None:
+        """What ``start_attempt`` would answer, recording nothing (a daily lobby asks this
+        when someone sits down; the attempt is used when the table starts).  The name is
+        asked first: it is the more exact reason."""
+        if self.has_played(date, name):
+            return "name"
         if address is not None and self.db.execute(
                 "SELECT 1 FROM attempts WHERE date = ? AND address = ?",
                 (date, address)).fetchone() is not None:
             return "address"
-        cur = self.db.execute("INSERT OR IGNORE INTO attempts (date, name_key, name, address) "
-                              "VALUES (?, ?, ?, ?)", (date, name_key(name), name, address))
-        return None if cur.rowcount == 1 else "name"
+        return None
 
     def has_played(self, date: str, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM attempts WHERE date = ? AND name_key = ?",
@@ -81,12 +92,6 @@ class DailyStore:
 
     def sealed(self, date: str, today: str) -> bool:
         return date >= today or self.open_attempts(date) > 0
-
-    def end_attempt(self, date: str, name: str, why: str) -> None:
-        """An attempt that ended without a game (its daily table never started): it
-        counts as played, it is not on the leaderboard, and it no longer seals the day."""
-        self.db.execute("UPDATE attempts SET gave_up = ? WHERE date = ? AND name_key = ? "
-                        "AND score IS NULL AND gave_up IS NULL", (why, date, name_key(name)))
 
     def finish_attempt(self, date: str, name: str, score: int, gave_up: str | None,
                        log_file: str | None) -> None:
