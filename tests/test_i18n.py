@@ -131,7 +131,7 @@ def test_card_wordings():
     expect = {
         "pt-PT": ("Registar?", "Riscar?"), "es": ("¿Anotar?", "¿Tachar?"),
         "fr": ("Inscrire\u00a0?", "Barrer\u00a0?"), "nl": ("Invullen?", "Wegstrepen?"),
-        "pt-BR": ("Anotar?", "Riscar?"), "en": ("Register?", "Scratch?"),
+        "pt-BR": ("Anotar?", "Riscar?"), "en": ("Write?", "Scratch?"),
     }
     for code, (register, scratch) in expect.items():
         tr = i18n.Translator(code)
