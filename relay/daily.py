@@ -3,17 +3,18 @@
 A day's seed is the whole day's dice, so it stays sealed until every attempt started
 that day has ended (finished, given up, or expired by the relay): only then does the
 day count as closed, with its seed and logs available.  One attempt per person: names
-are compared by a skeleton (NFKC, case folded, look-alike letters mapped to one), and by
-default one attempt per connecting address too.
+are compared by ``core.names.name_key`` (the UTS #39 skeleton, invisible characters and
+case left out; relay/name_keys.py), and by default one attempt per connecting address too.
 """
 from __future__ import annotations
 
 import secrets
 import sqlite3
-import unicodedata
 from pathlib import Path
 
 from bonanza.core import dice as dice_mod
+
+from .name_keys import name_key, rekey
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS days (date TEXT PRIMARY KEY, seed BLOB NOT NULL);
@@ -25,29 +26,6 @@ CREATE TABLE IF NOT EXISTS attempts (
 # Columns added after the first release (old databases get them on open).
 _ADDED = (("address", "TEXT"),)
 _ADDED_DAYS = (("par", "INTEGER"),)
-
-# Letters that look alike in common fonts, mapped to one (after NFKC and case folding);
-# a subset of Unicode's confusables (UTS #39) covering Latin, Cyrillic and Greek names.
-_CONFUSABLE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
-    "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ɡ": "g",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
-    "0": "o", "1": "l", "|": "l", "ı": "i", "ℓ": "l",
-})
-
-
-def name_key(name: str) -> str:
-    """The name a person is known by for the daily: "Ana", "ANA", "Аna" (Cyrillic А),
-    "Ａｎａ" (full width) and "A n a"-free variants all give one key."""
-    s = unicodedata.normalize("NFKC", name).casefold()
-    s = unicodedata.normalize("NFKD", s.translate(_CONFUSABLE))
-    s = "".join(c for c in s if not unicodedata.combining(c))
-    s = s.translate(_CONFUSABLE)
-    s = s.replace("rn", "m").replace("vv", "w")
-    return "".join(s.split())
-
 
 class DailyStore:
     def __init__(self, path: str | Path):
@@ -61,6 +39,7 @@ class DailyStore:
         for column, kind in _ADDED_DAYS:
             if column not in have:
                 self.db.execute(f"ALTER TABLE days ADD COLUMN {column} {kind}")
+        rekey(self.db, "attempts")
         # Attempts still open belong to games a previous run of the relay held in memory:
         # they can never end now, so they end as lost (and their days can close).
         self.db.execute("UPDATE attempts SET gave_up = 'lost' "

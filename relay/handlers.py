@@ -13,6 +13,7 @@ from bonanza.core import dice as dice_mod
 from bonanza.core import signing
 from bonanza.core.game import MAX_SEATS, Refusal, Seat
 from bonanza.core.match import Match
+from bonanza.core.names import name_key
 from bonanza.core.records import GameSettings, Intent, MoveType
 from bonanza.core.settings import (
     BOT_POLICIES,
@@ -355,8 +356,8 @@ def _reveal_deadline(relay: Host, table: Table) -> None:
     so), and the game starts: a seat cannot hold the table by keeping its secret."""
     if table.revealing is None or table.started:
         return
-    taken = {s.name.casefold() for s in table.slots}
-    names = (f"Bot {n}" for n in BOT_NAMES if f"Bot {n}".casefold() not in taken)
+    taken = {name_key(s.name) for s in table.slots}
+    names = (f"Bot {n}" for n in BOT_NAMES if name_key(f"Bot {n}") not in taken)
     for s in table.slots:
         if s.contribution is None and s.contribution_commit is not None:
             if s.conn is not None:

@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from bonanza.client.relay_client import RelayError
-from bonanza.relay.daily import DailyStore, name_key
+from bonanza.core.names import name_key
+from bonanza.relay.daily import DailyStore
 from bonanza.relay.server import DAILY_LIMIT
 from tests.relay_harness import ManualClock, connect, running_relay, settle
 
