@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Iterable
 
-from .daily import name_key
+from .name_keys import name_key, rekey
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -25,6 +25,7 @@ class RankedStore:
     def __init__(self, path: str | Path, keep_open: Iterable[int] = ()):
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.executescript(SCHEMA)
+        rekey(self.db, "runs")
         # runs a previous run of the relay held in memory can never end now
         # (``keep_open``: the runs the relay's journals resume.)
         keep = set(keep_open)
