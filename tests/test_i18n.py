@@ -22,7 +22,7 @@ REFUSAL_CODES = ("not_your_turn no_rolls_left must_roll_first box_filled joker_f
                  "unknown_box bad_hold not_seated seat_gave_up bad_sequence table_full table_not_found "
                  "already_started not_host bad_settings rate_limited bad_message version_mismatch "
                  "name_taken daily_already_played bad_move bad_dice not_started replaced "
-                 "log_not_available").split()
+                 "log_not_available daily_address_played daily_not_watchable daily_name_fixed").split()
 REQUIRED = (
     ["app.title", "menu.solo", "menu.daily", "menu.host", "menu.join", "menu.verify", "menu.rules",
      "menu.settings", "menu.quit", "game.roll", "game.rolls_left", "game.confirm_register",
@@ -131,7 +131,7 @@ def test_card_wordings():
     expect = {
         "pt-PT": ("Registar?", "Riscar?"), "es": ("¿Anotar?", "¿Tachar?"),
         "fr": ("Inscrire\u00a0?", "Barrer\u00a0?"), "nl": ("Invullen?", "Wegstrepen?"),
-        "pt-BR": ("Anotar?", "Riscar?"), "en": ("Register?", "Scratch?"),
+        "pt-BR": ("Anotar?", "Riscar?"), "en": ("Write?", "Scratch?"),
     }
     for code, (register, scratch) in expect.items():
         tr = i18n.Translator(code)
