@@ -457,6 +457,36 @@ def test_register_check_accepts_the_chosen_register(code, text):
     assert not _register_slips(code, [("k", text)])
 
 
+# One word per meaning: the Chance box (a scorecard's traditional name) and the analysis'
+# luck (our own measure) must not read alike, or "Chance +12.3" on the analysis card would
+# seem to be about the box.  Where they collided (pt-PT Sorte, es Suerte, fr Chance) the
+# luck measure took another word: Acaso, Azar, Hasard.
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"\w+", text)}
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_chance_box_and_luck_are_different_words(code):
+    msgs = dict(_texts(code))
+    box = _words(msgs["box.chance"])
+    for key in ("analysis.luck", "charts.luck_skill"):
+        assert not box & _words(msgs[key]), f"{code}: {key} {msgs[key]!r} reads like the box {msgs['box.chance']!r}"
+
+
+def test_the_word_check_catches_a_collision():
+    assert _words("Sorte") & _words("Sorte e pontos perdidos por jogo")
+
+
+def test_counts_are_grouped_as_the_language_groups_numbers():
+    assert i18n.Translator("en").tn("charts.optimal", 4000, mean="250") == \
+        "Optimal play: 4,000 simulated games, average 250"
+    assert "4\u202f000 parties" in i18n.Translator("fr").tn("charts.optimal", 4000, mean="250")
+    assert "4.000 gesimuleerde" in i18n.Translator("nl").tn("charts.optimal", 4000, mean="250")
+    # Spanish groups from five digits (CLDR minimumGroupingDigits 2)
+    assert "4000 partidas" in i18n.Translator("es").tn("charts.optimal", 4000, mean="250")
+    assert i18n.Translator("en").tn("game.rolls_left", 2) == "2 rolls left"
+
+
 def test_french_punctuation_keeps_its_no_break_space():
     """A plain space before ; : ! ? » (or after «) lets the sign wrap onto the next line."""
     texts = _texts("fr") + [("rules", line) for line in
