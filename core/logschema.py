@@ -12,7 +12,7 @@ from typing import Any
 from .game import MAX_SEATS
 from .log import GameLog
 from .records import GIVE_UP_REASONS, MODES
-from .rules import BOXES, NUM_DICE
+from .rules import ALL_BOXES, NUM_DICE
 from .settings import BOT_POLICIES, MAX_NAME, RULESETS, TURN_SECONDS
 
 
@@ -168,7 +168,7 @@ def check_move_record(rec: Any, nseats: int) -> None:
         _field(w, "dice", isinstance(move["dice"], list) and len(move["dice"]) == NUM_DICE
                and all(_int(d) and 1 <= d <= 6 for d in move["dice"]), "five dice from 1 to 6")
     if kind == "write":
-        _field(w, "box", move["box"] in BOXES, "one of the boxes")
+        _field(w, "box", move["box"] in ALL_BOXES, "one of the boxes")
     if kind == "give_up":
         _field(w, "why", move["why"] in GIVE_UP_REASONS, ", ".join(GIVE_UP_REASONS))
     else:
