@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from .daily import name_key
+from .name_keys import name_key, rekey
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -24,6 +24,7 @@ class RankedStore:
     def __init__(self, path: str | Path):
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.executescript(SCHEMA)
+        rekey(self.db, "runs")
         # runs a previous run of the relay held in memory can never end now
         self.db.execute("UPDATE runs SET gave_up = 'lost' WHERE score IS NULL AND gave_up IS NULL")
 

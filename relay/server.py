@@ -298,8 +298,7 @@ class Relay:
         table.slots.remove(slot)
         if slot.token is not None:
             self.tokens.pop(slot.token, None)
-        if table.daily_date is not None:     # the attempt was used; it ends without a game
-            self.daily.end_attempt(table.daily_date, slot.name, "left")
+        # (a daily lobby's seats use their attempts at the start: leaving costs nothing)
         table.reindex()
         if not table.slots:
             self.tables.pop(table.code, None)

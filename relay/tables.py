@@ -17,6 +17,7 @@ from bonanza.core import dice as dice_mod
 from bonanza.core.game import GameState, Refusal, standings
 from bonanza.core.log import pack as _pack
 from bonanza.core.match import GAME_OVER, NO_HOLD, Match, kept_by_default
+from bonanza.core.names import name_key
 from bonanza.core.records import GiveUpReason, Intent, MoveRecord, SeatKind
 from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.wire import LENGTH, encode_frame
@@ -140,15 +141,15 @@ class Table:
             s.index = i
 
     def name_taken(self, name: str, exclude: Slot | None = None) -> bool:
-        key = name.casefold()
-        return any(s is not exclude and s.name.casefold() == key for s in self.slots)
+        key = name_key(name)      # one person, one name: look-alikes are taken too
+        return any(s is not exclude and name_key(s.name) == key for s in self.slots)
 
     def watchers(self) -> bool:
         return any(s.conn is not None for s in self.slots)
 
     def fill_with_bots(self) -> None:
-        taken = {s.name.casefold() for s in self.slots}
-        names = (f"Bot {n}" for n in BOT_NAMES if f"Bot {n}".casefold() not in taken)
+        taken = {name_key(s.name) for s in self.slots}
+        names = (f"Bot {n}" for n in BOT_NAMES if name_key(f"Bot {n}") not in taken)
         k = 0
         while len(self.slots) < self.nseats:
             self.slots.append(Slot(self, next(names), "bot", None, self.bot_policy(k)))

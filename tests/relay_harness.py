@@ -58,6 +58,33 @@ def choose_box(state) -> str:
     return allowed(state)[0]
 
 
+def regrind_seed(monkeypatch) -> list[bytes]:
+    """Make the relay of this test a cheating one (never shipped): after every seat has
+    revealed its contribution it throws away the seed it committed to at ``create_table``
+    and grinds a new one until the first die of the game is a six, the attack of issue 21.
+    The returned list collects the seeds it chose."""
+    import hashlib
+    import itertools
+
+    from bonanza.core.dice import die, game_key
+    from bonanza.relay import handlers
+    honest = handlers._begin
+    chosen: list[bytes] = []
+
+    def cheat(relay, table, conn, rid):
+        if table.daily_date is None:
+            contributions = [s.contribution for s in table.slots]
+            for n in itertools.count():
+                seed = hashlib.sha256(b"grind %d" % n).digest()
+                if die(game_key(seed, contributions), 0, 0, 0) == 6:
+                    table.seed = seed           # table.commitment still shows the old one
+                    chosen.append(seed)
+                    break
+        honest(relay, table, conn, rid)
+    monkeypatch.setattr(handlers, "_begin", cheat)
+    return chosen
+
+
 __all__ = ["running_relay", "connect", "two_at_a_table", "settle", "choose_box", "ManualClock",
            "ScaledClock", "Limits"]
 

@@ -37,8 +37,7 @@ class LostRelay:
 
 @pytest.mark.parametrize("scene_kind", ["table", "daily"])
 def test_relay_gone_for_good_lets_the_player_leave(app, scene_kind):
-    from bonanza.client.scenes.table import DailyRelayGameScene
-    from bonanza.client.scenes.table import TableScene
+    from bonanza.client.scenes.table import DailyRelayGameScene, TableScene
     from bonanza.client.scenes.title import TitleScene
     conn = LostRelay()
     if scene_kind == "table":

@@ -69,7 +69,7 @@ class DailyRelayScene(Scene):
         self.info: dict | None = None
         self.asked = False
         self.starting = False
-        self.refused = False
+        self.refused: str | None = None    # the refusal's code when the relay said no
         self.failed = False
         self.asked_logs: set[str] = set()
         self.saved_dates: list[str] = []
@@ -90,7 +90,7 @@ class DailyRelayScene(Scene):
         return self.info.get("date") if self.info else None
 
     def played(self) -> bool:
-        return self.refused or bool(self.info and self.info.get("played"))
+        return self.refused is not None or bool(self.info and self.info.get("played"))
 
     def button_enabled(self, id):
         if id in ("play", "together"):
@@ -167,8 +167,8 @@ class DailyRelayScene(Scene):
             return
         if rid == "daily_play":
             self.starting = False
-            if code == "daily_already_played":
-                self.refused = True
+            if code in ("daily_already_played", "daily_address_played"):
+                self.refused = code
         handle_relay_error(self, msg)
 
     def fetch_logs(self) -> None:
@@ -261,7 +261,8 @@ class DailyRelayScene(Scene):
             y += draw_wrapped(surface, self.t(key), L.rect((90, y, 500, 120)), L.font_px(17),
                               theme.INK) / max(L.scale, 1e-6) + 6
         if self.played():
-            draw_wrapped(surface, self.t("refusal.daily_already_played"), L.rect((90, max(y, 372), 500, 56)),
+            why = self.refused or "daily_already_played"     # the real reason: name or address
+            draw_wrapped(surface, self.t(f"refusal.{why}"), L.rect((90, max(y, 372), 500, 56)),
                          L.font_px(19), theme.PENDING, bold=True)
 
     def draw_result_card(self, surface) -> None:

@@ -212,9 +212,9 @@ class JoinScene(_Options):
         if i >= len(self.found):
             return ""
         f = self.found[i]
-        text = self.t("lobby.found_row", host=f.host, taken=f.taken, seats=f.seats,
-                      ruleset=self.t("lobby.ruleset." + f.ruleset)
-                      if f.ruleset in RULESETS else f.ruleset,
+        game = (self.t("daily.title") if f.daily
+                else self.t("lobby.ruleset." + f.ruleset) if f.ruleset in RULESETS else f.ruleset)
+        text = self.t("lobby.found_row", host=f.host, taken=f.taken, seats=f.seats, ruleset=game,
                       seconds=f.turn_seconds or "–")
         return text + (" · " + self.t("lobby.found_playing") if f.started else "")
 
