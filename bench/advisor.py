@@ -137,7 +137,7 @@ def main(argv=None) -> int:
 
     print(f"site-packages of this environment: {site_packages_mb():.0f} MB")
     mem = sum(v.nbytes for v in tables.values())
-    print(f"memory, both tables: {mem / 2 ** 20:.1f} MiB")
+    print(f"memory, all three tables: {mem / 2 ** 20:.1f} MiB")
 
     adv = Advisor(RULESETS["bonanza"], tables["bonanza"])
     rng = np.random.default_rng(1)

@@ -219,7 +219,7 @@ def check_move_record(rec: Any, nseats: int) -> None:
                    and len(intent["hold"]) == NUM_DICE
                    and all(type(x) is bool for x in intent["hold"]), "five true/false values")
         if "box" in intent:
-            _field(w, "intent.box", _one_of(intent["box"], BOXES), "one of the boxes")
+            _field(w, "intent.box", _one_of(intent["box"], ALL_BOXES), "one of the boxes")
         _field(w, "intent.sig", _bin(intent["sig"], 64), "a 64-byte signature")
 
 
