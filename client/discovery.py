@@ -34,6 +34,7 @@ class Found:
     ruleset: str
     turn_seconds: int | None
     started: bool
+    daily: bool = False    # a daily table: never watched, shown as "Daily challenge"
 
 
 def _parse(data: bytes, address: str) -> list[Found]:
@@ -49,11 +50,15 @@ def _parse(data: bytes, address: str) -> list[Found]:
     out = []
     for t in msg.get("tables") or []:
         try:
-            out.append(Found(address, port, str(msg.get("name", ""))[:40], str(t["code"])[:8],
-                             str(t["host"])[:40], int(t["seats"]), int(t["taken"]),
-                             str(t["ruleset"])[:20], t.get("turn_seconds"), bool(t["started"])))
-        except (KeyError, TypeError, ValueError):
+            found = Found(address, port, str(msg.get("name", ""))[:40], str(t["code"])[:8],
+                          str(t["host"])[:40], int(t["seats"]), int(t["taken"]),
+                          str(t["ruleset"])[:20], t.get("turn_seconds"), bool(t["started"]),
+                          t.get("daily") is True)
+        except (KeyError, TypeError, ValueError, AttributeError):
             continue
+        if found.daily and found.started:   # not for watching, whatever a relay offers
+            continue
+        out.append(found)
     return out
 
 

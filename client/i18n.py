@@ -520,8 +520,9 @@ class Translator:
         return key
 
     def tn(self, key: str, n: int, **kwargs) -> str:
-        """Translate a plural key for count ``n``; ``{n}`` is filled with ``n``."""
-        kwargs.setdefault("n", n)
+        """Translate a plural key for count ``n``; ``{n}`` is filled with ``n``, grouped as
+        the language groups numbers ("4,000", "4\u202f000", "4.000")."""
+        kwargs.setdefault("n", format_decimal(n, self._language) if isinstance(n, int) else n)
         for code in (self._language, DEFAULT_LANGUAGE):
             cat = _catalogue(code)
             forms = cat.plurals.get(key)

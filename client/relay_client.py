@@ -63,6 +63,10 @@ class RelayClient:
         self.table: dict | None = None
         self.seat: int | None = None
         self.token: str | None = None
+        # What the seat sat down to (``joined``): the table's dice commitment and the relay
+        # key met at ``welcome``; the game's header must carry both (``_claim``).
+        self.sat_down_commitment: bytes | None = None
+        self.sat_down_relay_key: bytes | None = None
         self._reset_game()
 
     def _reset_game(self) -> None:
@@ -240,7 +244,8 @@ class RelayClient:
             fut = self._pending.pop(rid, None) if rid is not None else None
             if fut is not None and not fut.done():
                 fut.set_exception(e)
-            self._deliver({"type": "desync", "message": str(e)})
+            self._deliver({"type": "desync", "message": str(e), "code": e.code,
+                           "shown": e.shown})
             return
         kind = msg.get("type")
         rid = msg.get("rid")
@@ -259,6 +264,10 @@ class RelayClient:
         elif kind == "joined":
             self._reset_game()
             self.table, self.seat, self.token = msg["table"], msg["seat"], msg["token"]
+            commit = self.table.get("commitment")
+            key = (self.welcome or {}).get("relay_key")
+            self.sat_down_commitment = commit if isinstance(commit, bytes) else None
+            self.sat_down_relay_key = key if isinstance(key, bytes) else None
         elif kind == "table":
             self.table = msg["table"]
             self.seat = msg.get("seat", self.seat)
@@ -297,11 +306,12 @@ class RelayClient:
 
     def _claim(self) -> SeatClaim | None:
         """Before the first roll: our contribution and our key are in the header as we
-        sent them, and the relay signs with the key it greeted us with."""
+        sent them, the relay signs with the key it greeted us with, and the dice are the
+        ones the table committed to when we sat down (docs/fairness.md)."""
         if self.seat is None or not self.took_seat:
             return None
         return SeatClaim(self.seat, self.signer.public, self.contribution,
-                         (self.welcome or {}).get("relay_key"))
+                         self.sat_down_relay_key, self.sat_down_commitment)
 
     def _take_end(self, msg: dict) -> None:
         self.clock = None

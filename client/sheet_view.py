@@ -1,5 +1,5 @@
 """The score sheet: one column per seat, previews in the active column,
-the selection, and the pending "Register?" / "Scratch?" on the box itself."""
+the selection, and the pending "Write?" / "Scratch?" on the box itself."""
 from __future__ import annotations
 
 import pygame

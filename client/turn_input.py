@@ -1,6 +1,6 @@
 """The confirmation rules of writing a box (pure logic, no pygame).
 
-While rolls remain, writing asks once ("Register?"); scratching (0 points)
+While rolls remain, writing asks once ("Write?"); scratching (0 points)
 always asks ("Scratch?"); after the last roll a box with points is written on
 the first click.  The second click (or Enter) on the pending box writes it;
 Escape, a roll or another box cancels it.

@@ -27,7 +27,17 @@ from .verify import Verdict, verify_bytes
 
 
 class Desync(Exception):
-    """What the relay sent does not follow from the game so far."""
+    """What the relay sent does not follow from the game so far.  ``code`` says which
+    check failed (a screen names it in the player's language) and ``shown`` holds what
+    was expected and what came, side by side (``(expected, got)`` bytes, when there is
+    such a pair): ``records`` (the moves stopped adding up), ``commitment``, ``relay_key``,
+    ``no_relay_key``, ``no_commitment``, ``contribution``, ``seat_key``."""
+
+    def __init__(self, message: str, code: str = "records",
+                 shown: tuple[bytes | None, bytes | None] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.shown = shown
 
 
 @dataclass(frozen=True)
@@ -38,7 +48,10 @@ class SeatClaim:
     seat: int
     key: bytes                        # the seat's public signing key
     contribution: bytes | None = None  # its dice contribution, when it chose one
-    relay_key: bytes | None = None    # the key the relay greeted it with
+    relay_key: bytes | None = None    # the key the relay greeted it with (None: it gave none)
+    # The dice commitment the table showed when the seat sat down (``joined``): a relay
+    # that swapped its seed after seeing the contributions would deal another game.
+    commitment: bytes | None = None
 
 
 class TableFollower:
@@ -93,12 +106,25 @@ class TableFollower:
             contributions = dice.get("contributions") or []
             if seat >= len(contributions) or contributions[seat] != claim.contribution:
                 raise Desync("the relay changed your dice contribution: this game's dice "
-                             "cannot be trusted")
+                             "cannot be trusted", "contribution")
         keys = (header.get("signing") or {}).get("seats") or []
         if seat >= len(keys) or keys[seat] != claim.key:
-            raise Desync("your key is not the one in the game's header")
-        if claim.relay_key is not None and (header.get("signing") or {}).get("relay") != claim.relay_key:
-            raise Desync("the game is signed by another key than the relay's")
+            raise Desync("your key is not the one in the game's header", "seat_key")
+        # A relay that leaves its key out must not switch the check off: unknown is refused.
+        if not isinstance(claim.relay_key, bytes):
+            raise Desync("the relay did not say which key it signs with", "no_relay_key")
+        relay = (header.get("signing") or {}).get("relay")
+        if relay != claim.relay_key:
+            raise Desync("the game is signed by another key than the relay's", "relay_key",
+                         (claim.relay_key, relay if isinstance(relay, bytes) else None))
+        if not isinstance(claim.commitment, bytes):
+            raise Desync("the table showed no dice fingerprint when you sat down",
+                         "no_commitment")
+        commit = dice.get("commit")
+        if commit != claim.commitment:
+            raise Desync("the dice's fingerprint is not the one shown when you sat down: "
+                         "the relay changed its seed", "commitment",
+                         (claim.commitment, commit if isinstance(commit, bytes) else None))
 
     def take(self, rec: dict[str, Any]) -> None:
         """The next move record (``move``)."""

@@ -249,8 +249,8 @@ def _records(data: bytes) -> Iterator[tuple[dict[str, Any], bytes]]:
             obj = unpacker.unpack()
         except msgpack.OutOfData:
             raise LogError("truncated", f"the file ends in the middle of a record at byte {len(MAGIC) + pos}")
-        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as e:
-            raise LogError("corrupt", f"unreadable data at byte {len(MAGIC) + pos} ({e})")
+        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+            raise LogError("corrupt", f"unreadable data at byte {len(MAGIC) + pos}")
         end = unpacker.tell()
         if not isinstance(obj, dict):
             raise LogError("corrupt", f"record at byte {len(MAGIC) + pos} is not a map")
@@ -262,6 +262,13 @@ def _records(data: bytes) -> Iterator[tuple[dict[str, Any], bytes]]:
             raise LogError("corrupt", f"record at byte {len(MAGIC) + pos} is not canonically encoded")
         yield obj, body[pos:end]
         pos = end
+
+
+def _shown(value: object) -> str:
+    """A value read from a file nobody vouches for, as a verdict may quote it: escaped
+    (``repr``) and short."""
+    text = repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
 
 
 def parse_log(data: bytes) -> GameLog:
@@ -284,7 +291,7 @@ def parse_log(data: bytes) -> GameLog:
     if header.get("kind") != "header" or header.get("format") != "bonanza-log":
         raise LogError("not_a_log", "the file does not start with a Bonanza log header")
     if header.get("version") != FORMAT_VERSION:
-        raise LogError("bad_version", f"log format version {header.get('version')!r}; "
+        raise LogError("bad_version", f"log format version {_shown(header.get('version'))}; "
                        f"this Bonanza reads version {FORMAT_VERSION}")
     if header.get("chain") != chain_start(header):
         raise LogError("chain", "the header was changed after it was written")
@@ -294,14 +301,14 @@ def parse_log(data: bytes) -> GameLog:
             raise LogError("trailing_data", "there is data after the end of the game")
         kind = rec.get("kind")
         if rec.get("chain") != chain_next(log.last_chain, rec):
-            where = f"move {rec.get('seq')!r}" if kind == "move" else f"the {kind!r} record"
+            where = f"move {_shown(rec.get('seq'))}" if kind == "move" else f"the {_shown(kind)} record"
             raise LogError("chain", f"{where} was changed, added or removed")
         if kind == "move":
             if rec.get("seq") != len(log.encoded) + 1:
-                raise LogError("corrupt", f"move {rec.get('seq')!r} is out of sequence")
+                raise LogError("corrupt", f"move {_shown(rec.get('seq'))} is out of sequence")
             log._add(cast(MoveRecord, rec), encoded)   # a move record by its kind and chain
         elif kind == "end":
             log.end = cast(EndRecord, rec)
         else:
-            raise LogError("corrupt", f"unknown record kind {kind!r}")
+            raise LogError("corrupt", f"unknown record kind {_shown(kind)}")
     return log

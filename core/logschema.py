@@ -4,14 +4,23 @@
 unknown keys, wrong types (``auto`` is a bool, ``version`` an int and not a bool),
 unbounded lengths — before any move is replayed, with one line naming the record and
 the field in plain words.  The replay then checks what the values mean.
+
+Text is refused wherever it is not drawn as itself (``core.names.unprintable``): a name
+or a meta value holding a newline or an escape sequence could rewrite the lines a terminal
+shows around it, a bidi override could reorder them.  A number is an int and never a
+bool (msgpack keeps ``true`` apart from ``1``, Python's ``==`` does not), and a word is
+a string before it is looked up (a list as a move ``type`` is refused here, not by a
+``TypeError`` further on).
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .game import MAX_SEATS
 from .log import GameLog
-from .records import GIVE_UP_REASONS, MODES
+from .names import unprintable
+from .records import GIVE_UP_REASONS, MODES, MOVE_TYPES
 from .rules import BOXES, NUM_DICE
 from .settings import BOT_POLICIES, MAX_NAME, RULESETS, TURN_SECONDS
 
@@ -36,8 +45,30 @@ _INTENTS = {"roll": {"seq", "type", "hold", "sig"}, "write": {"seq", "type", "bo
             "give_up": {"seq", "type", "sig"}}
 
 
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
+
+
 def _int(v: Any) -> bool:
     return type(v) is int
+
+
+def _one_of(v: Any, words: Any) -> bool:
+    """``v`` is one of ``words`` (strings): a list or a map is no word, never a TypeError."""
+    return isinstance(v, str) and v in words
+
+
+def _text(v: Any, most: int) -> bool:
+    """Text of at most ``most`` characters, every one drawn as itself."""
+    return isinstance(v, str) and len(v) <= most and unprintable(v) is None
+
+
+def _name(v: Any) -> bool:
+    """A seat's name: printable text of 1 to MAX_NAME characters that is not blank."""
+    return _text(v, MAX_NAME) and v.strip() != ""
+
+
+def _date(v: Any) -> bool:
+    return isinstance(v, str) and _DATE.match(v) is not None
 
 
 def _bin(v: Any, n: int) -> bool:
@@ -65,9 +96,10 @@ def _meta(where: str, meta: Any) -> None:
     _field(where, "meta", isinstance(meta, dict) and len(meta) <= MAX_META_KEYS,
            f"a map of at most {MAX_META_KEYS} entries")
     for k, v in meta.items():
-        _field(where, "meta", isinstance(k, str) and len(k) <= 40, "keyed by short text")
-        ok = (v is None or type(v) in (bool, int) or (isinstance(v, str) and len(v) <= MAX_TEXT))
-        _field(where, f"meta.{k}", ok, f"a number, true/false or text of at most {MAX_TEXT}")
+        _field(where, "meta", _text(k, 40), "keyed by short printable text")
+        ok = v is None or type(v) in (bool, int) or _text(v, MAX_TEXT)
+        _field(where, f"meta.{k}", ok,
+               f"a number, true/false or printable text of at most {MAX_TEXT} characters")
         if k == "duration_ms":
             _field(where, "meta.duration_ms", _int(v) and 0 <= v < 10 ** 10,
                    "a whole number of milliseconds")
@@ -77,19 +109,20 @@ def check_header(h: Any) -> None:
     w = "the header"
     _keys(w, h, _HEADER, _HEADER - {"signing"})
     _field(w, "version", _int(h["version"]), "a whole number")
-    _field(w, "mode", h["mode"] in MODES, "solo, table, daily or ranked")
-    _field(w, "ruleset", h["ruleset"] in RULESETS, " or ".join(RULESETS))
+    _field(w, "mode", _one_of(h["mode"], MODES), "solo, table, daily or ranked")
+    _field(w, "ruleset", _one_of(h["ruleset"], RULESETS), " or ".join(RULESETS))
     seats = h["seats"]
     _field(w, "seats", isinstance(seats, list) and 1 <= len(seats) <= MAX_SEATS,
            f"a list of 1 to {MAX_SEATS} seats")
     for i, s in enumerate(seats):
         sw = f"seat {i + 1} in the header"
         _keys(sw, s, {"name", "kind", "policy"}, {"name", "kind", "policy"})
-        _field(sw, "name", isinstance(s["name"], str) and 1 <= len(s["name"]) <= MAX_NAME,
-               f"a name of 1 to {MAX_NAME} characters")
-        _field(sw, "kind", s["kind"] in ("human", "bot"), "human or bot")
+        _field(sw, "name", _name(s["name"]), f"a name of 1 to {MAX_NAME} characters, "
+               "none of them a control, bidi or invisible character")
+        _field(sw, "kind", _one_of(s["kind"], ("human", "bot")), "human or bot")
         if s["kind"] == "bot":
-            _field(sw, "policy", s["policy"] in BOT_POLICIES, "one of " + ", ".join(BOT_POLICIES))
+            _field(sw, "policy", _one_of(s["policy"], BOT_POLICIES),
+                   "one of " + ", ".join(BOT_POLICIES))
         else:
             _field(sw, "policy", s["policy"] is None, "empty for a person")
     _field(w, "first_seat", _int(h["first_seat"]) and 0 <= h["first_seat"] < len(seats),
@@ -98,18 +131,16 @@ def check_header(h: Any) -> None:
     if "hints" in settings:
         _field(w, "settings.hints", type(settings["hints"]) is bool, "true or false")
     if "turn_seconds" in settings:
-        _field(w, "settings.turn_seconds", settings["turn_seconds"] in TURN_SECONDS
-               and _int(settings["turn_seconds"]), " / ".join(map(str, TURN_SECONDS)))
+        _field(w, "settings.turn_seconds", _int(settings["turn_seconds"])
+               and settings["turn_seconds"] in TURN_SECONDS, " / ".join(map(str, TURN_SECONDS)))
     dice = h["dice"]
     if isinstance(dice, dict) and dice.get("scheme") == "day":
         _keys("the header's dice", dice, {"scheme", "commit", "date"}, {"scheme", "commit", "date"})
         _field(w, "dice.commit", _bin(dice["commit"], 32), "32 bytes")
-        _field(w, "dice.date", isinstance(dice["date"], str) and len(dice["date"]) == 10,
-               "a date YYYY-MM-DD")
+        _field(w, "dice.date", _date(dice["date"]), "a date YYYY-MM-DD")
     elif isinstance(dice, dict) and dice.get("scheme") == "public":
         _keys("the header's dice", dice, {"scheme", "date"}, {"scheme", "date"})
-        _field(w, "dice.date", isinstance(dice["date"], str) and len(dice["date"]) == 10,
-               "a date YYYY-MM-DD")
+        _field(w, "dice.date", _date(dice["date"]), "a date YYYY-MM-DD")
     else:
         _keys("the header's dice", dice, {"scheme", "commit", "contributions"},
               {"scheme", "commit", "contributions"})
@@ -135,6 +166,8 @@ def check_header(h: Any) -> None:
     if h["mode"] == "ranked":       # the relay deals, times and signs a ranked run
         _field(w, "seats", len(seats) == 1, "one seat in a ranked run")
         _field(w, "signing", "signing" in h, "present: a ranked run is signed by its relay")
+    if scheme == "day":             # only a relay holds a day's seed: its daily is signed
+        _field(w, "signing", "signing" in h, "present: a relay's daily is signed by its relay")
     _meta(w, h["meta"])
     if "signing" in h:
         sg = _keys("the header's signing", h["signing"], {"relay", "seats"}, {"relay", "seats"})
@@ -157,9 +190,10 @@ def check_move_record(rec: Any, nseats: int) -> None:
     if "sig" in rec:
         _field(w, "sig", _bin(rec["sig"], 64), "a 64-byte signature")
     move = rec["move"]
-    kind = move.get("type") if isinstance(move, dict) else None
-    _field(w, "type", kind in _MOVES, "roll, write or give_up")
-    fields = _MOVES[move["type"]]
+    _field(w, "type", isinstance(move, dict) and _one_of(move.get("type"), _MOVES),
+           "roll, write or give_up")
+    kind: str = move["type"]
+    fields = _MOVES[kind]
     _keys(w, move, fields, fields)
     _field(w, "seat", _int(move["seat"]) and 0 <= move["seat"] < nseats, "one of the seats")
     if kind == "roll":
@@ -168,16 +202,24 @@ def check_move_record(rec: Any, nseats: int) -> None:
         _field(w, "dice", isinstance(move["dice"], list) and len(move["dice"]) == NUM_DICE
                and all(_int(d) and 1 <= d <= 6 for d in move["dice"]), "five dice from 1 to 6")
     if kind == "write":
-        _field(w, "box", move["box"] in BOXES, "one of the boxes")
+        _field(w, "box", _one_of(move["box"], BOXES), "one of the boxes")
     if kind == "give_up":
-        _field(w, "why", move["why"] in GIVE_UP_REASONS, ", ".join(GIVE_UP_REASONS))
+        _field(w, "why", _one_of(move["why"], GIVE_UP_REASONS), ", ".join(GIVE_UP_REASONS))
     else:
         _field(w, "auto", type(move["auto"]) is bool, "true or false")
     if "intent" in rec:
         intent = rec["intent"]
-        asked = _INTENTS[move["type"]]
+        asked = _INTENTS[kind]
         _keys(f"{w}'s signed request", intent, asked, asked)
-        _field(w, "intent.seq", _int(intent["seq"]), "a move number")
+        _field(w, "intent.seq", _int(intent["seq"]) and 0 <= intent["seq"] < MAX_MOVES,
+               "a move number")
+        _field(w, "intent.type", _one_of(intent["type"], MOVE_TYPES), "roll, write or give_up")
+        if "hold" in intent:
+            _field(w, "intent.hold", isinstance(intent["hold"], list)
+                   and len(intent["hold"]) == NUM_DICE
+                   and all(type(x) is bool for x in intent["hold"]), "five true/false values")
+        if "box" in intent:
+            _field(w, "intent.box", _one_of(intent["box"], BOXES), "one of the boxes")
         _field(w, "intent.sig", _bin(intent["sig"], 64), "a 64-byte signature")
 
 
@@ -188,15 +230,23 @@ def check_end(end: Any, nseats: int) -> None:
     reveal = _keys("the end's reveal", end["reveal"], {"seed", "date"}, set())
     _field(w, "reveal.seed", reveal.get("seed") is None
            or (isinstance(reveal["seed"], bytes) and len(reveal["seed"]) <= 64), "the seed's bytes")
-    _field(w, "reveal.date", reveal.get("date") is None
-           or (isinstance(reveal["date"], str) and len(reveal["date"]) <= 10), "a date")
+    _field(w, "reveal.date", reveal.get("date") is None or _date(reveal["date"]),
+           "a date YYYY-MM-DD")
     _field(w, "totals", isinstance(end["totals"], list) and len(end["totals"]) == nseats
            and all(_int(t) and 0 <= t <= 2000 for t in end["totals"]), "a total per seat")
     st = end["standings"]
     _field(w, "standings", isinstance(st, list) and len(st) == nseats, "a place per seat")
     for s in st:
-        _keys("a standing", s, {"seat", "name", "total", "place", "gave_up"},
-              {"seat", "name", "total", "place", "gave_up"})
+        fields = {"seat", "name", "total", "place", "gave_up"}
+        _keys("a standing", s, fields, fields)
+        _field("a standing", "seat", _int(s["seat"]) and 0 <= s["seat"] < nseats,
+               "one of the seats")
+        _field("a standing", "name", _name(s["name"]), "a seat's name")
+        _field("a standing", "total", _int(s["total"]) and 0 <= s["total"] <= 2000, "a total")
+        _field("a standing", "place", _int(s["place"]) and 1 <= s["place"] <= nseats,
+               f"a place from 1 to {nseats}")
+        _field("a standing", "gave_up", s["gave_up"] is None
+               or _one_of(s["gave_up"], GIVE_UP_REASONS), "nil or " + ", ".join(GIVE_UP_REASONS))
     _meta(w, end["meta"])
     _field(w, "chain", _bin(end["chain"], 32), "32 bytes")
     if "sig" in end:

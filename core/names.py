@@ -8,7 +8,11 @@ default-ignorable characters (drawn as nothing, so "Sly" and "Sly" + U+034F look
 Two names belong to one person when their keys are equal: the UTS #39 skeleton (Unicode's
 ``confusables.txt``, shipped in ``core/data``), with case folded and the letters that
 read as one stroke (l, I, i, 1, |) made one, so "SIy", "Sɩy", "Аna" (Cyrillic А) and
-"ANA" cannot pass for another player on a board that counts one attempt a person.
+"ANA" cannot pass for another player on a board that counts one attempt a person.  The
+skeleton already reads "m" as "rn"; "w" is read as "vv" the same way.
+
+``KEY_VERSION`` changes whenever ``name_key`` does: the relay keeps rows keyed by it and
+recomputes them when a database made with another version is opened.
 """
 from __future__ import annotations
 
@@ -26,6 +30,8 @@ _DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
 )
 # Explicit bidirectional formatting (overrides, embeddings, isolates) reorders what follows.
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+KEY_VERSION = 1         # 0: the relay's own hand-made subset, before this module
 
 # After the skeleton and case folding these still read as one vertical stroke.
 _ONE_STROKE = str.maketrans({"i": "l", "1": "l", "|": "l", "ı": "l"})
@@ -78,6 +84,6 @@ def name_key(name: str) -> str:
     """The key a person is known by: equal keys are one person.  White space and case
     do not count; look-alike letters from any script map to one."""
     s = skeleton(unicodedata.normalize("NFKC", name)).casefold()
-    s = skeleton(s).casefold().translate(_ONE_STROKE)
+    s = skeleton(s).casefold().translate(_ONE_STROKE).replace("w", "vv")
     s = "".join(ch for ch in s if not unicodedata.combining(ch))
     return "".join(s.split())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
+from .names import name_key, unprintable
 from .rules import RULESETS as _RULESETS
 
 RULESETS: tuple[str, ...] = tuple(_RULESETS)   # in the order menus show them
@@ -37,11 +38,15 @@ class SettingError(ValueError):
 
 
 def clean_name(value: object) -> str:
-    """A player's name with runs of white space collapsed; SettingError if unusable."""
+    """A player's name with runs of white space collapsed; SettingError if unusable: a
+    character not drawn as itself (``core.names.unprintable``: controls, bidi overrides,
+    invisible ones), or nothing left to tell a person by once white space, invisible
+    characters and marks are gone (``core.names.name_key`` is empty)."""
     if not isinstance(value, str):
         raise SettingError("a name must be text")
     name = " ".join(value.split())
-    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+    if (not 1 <= len(name) <= MAX_NAME or not name.isprintable()
+            or unprintable(name) is not None or not name_key(name)):
         raise SettingError(f"a name has 1 to {MAX_NAME} printable characters")
     return name
 

@@ -3,17 +3,19 @@
 A day's seed is the whole day's dice, so it stays sealed until every attempt started
 that day has ended (finished, given up, or expired by the relay): only then does the
 day count as closed, with its seed and logs available.  One attempt per person: names
-are compared by a skeleton (NFKC, case folded, look-alike letters mapped to one), and by
-default one attempt per connecting address too.
+are compared by ``core.names.name_key`` (the UTS #39 skeleton, invisible characters and
+case left out; relay/name_keys.py), and by default one attempt per connecting address too.
 """
 from __future__ import annotations
 
 import secrets
 import sqlite3
-import unicodedata
 from pathlib import Path
+from typing import Iterable
 
 from bonanza.core import dice as dice_mod
+
+from .name_keys import name_key, rekey
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS days (date TEXT PRIMARY KEY, seed BLOB NOT NULL);
@@ -26,31 +28,8 @@ CREATE TABLE IF NOT EXISTS attempts (
 _ADDED = (("address", "TEXT"),)
 _ADDED_DAYS = (("par", "INTEGER"),)
 
-# Letters that look alike in common fonts, mapped to one (after NFKC and case folding);
-# a subset of Unicode's confusables (UTS #39) covering Latin, Cyrillic and Greek names.
-_CONFUSABLE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
-    "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ɡ": "g",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
-    "0": "o", "1": "l", "|": "l", "ı": "i", "ℓ": "l",
-})
-
-
-def name_key(name: str) -> str:
-    """The name a person is known by for the daily: "Ana", "ANA", "Аna" (Cyrillic А),
-    "Ａｎａ" (full width) and "A n a"-free variants all give one key."""
-    s = unicodedata.normalize("NFKC", name).casefold()
-    s = unicodedata.normalize("NFKD", s.translate(_CONFUSABLE))
-    s = "".join(c for c in s if not unicodedata.combining(c))
-    s = s.translate(_CONFUSABLE)
-    s = s.replace("rn", "m").replace("vv", "w")
-    return "".join(s.split())
-
-
 class DailyStore:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, keep_open: Iterable[tuple[str, str]] = ()):
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.executescript(SCHEMA)
         have = {row[1] for row in self.db.execute("PRAGMA table_info(attempts)")}
@@ -61,10 +40,22 @@ class DailyStore:
         for column, kind in _ADDED_DAYS:
             if column not in have:
                 self.db.execute(f"ALTER TABLE days ADD COLUMN {column} {kind}")
+        rekey(self.db, "attempts")
         # Attempts still open belong to games a previous run of the relay held in memory:
         # they can never end now, so they end as lost (and their days can close).
-        self.db.execute("UPDATE attempts SET gave_up = 'lost' "
-                        "WHERE score IS NULL AND gave_up IS NULL")
+        # (``keep_open``: the (date, name) attempts the relay's journals resume.)
+        keep = {(d, name_key(n)) for d, n in keep_open}
+        for d, k in self.db.execute("SELECT date, name_key FROM attempts "
+                                    "WHERE score IS NULL AND gave_up IS NULL").fetchall():
+            if (d, k) not in keep:
+                self.db.execute("UPDATE attempts SET gave_up = 'lost' WHERE date = ? AND "
+                                "name_key = ?", (d, k))
+
+    def return_attempt(self, date: str, name: str) -> None:
+        """The relay could not finish this attempt (it failed, not the player): it is
+        taken back, as if never started (its game's log stays on disk, off the board)."""
+        self.db.execute("DELETE FROM attempts WHERE date = ? AND name_key = ?",
+                        (date, name_key(name)))
 
     def close(self) -> None:
         self.db.close()
@@ -82,14 +73,25 @@ class DailyStore:
 
     def start_attempt(self, date: str, name: str, address: str | None = None) -> str | None:
         """Record an attempt; None, or why not: "name" (this person played this date) or
-        "address" (someone at this address did; pass no address to allow it)."""
+        "address" (someone else at this address did; pass no address to allow it)."""
+        why = self.attempt_refusal(date, name, address)
+        if why is not None:
+            return why
+        cur = self.db.execute("INSERT OR IGNORE INTO attempts (date, name_key, name, address) "
+                              "VALUES (?, ?, ?, ?)", (date, name_key(name), name, address))
+        return None if cur.rowcount == 1 else "name"
+
+    def attempt_refusal(self, date: str, name: str, address: str | None = None) -> str | None:
+        """What ``start_attempt`` would answer, recording nothing (a daily lobby asks this
+        when someone sits down; the attempt is used when the table starts).  The name is
+        asked first: it is the more exact reason."""
+        if self.has_played(date, name):
+            return "name"
         if address is not None and self.db.execute(
                 "SELECT 1 FROM attempts WHERE date = ? AND address = ?",
                 (date, address)).fetchone() is not None:
             return "address"
-        cur = self.db.execute("INSERT OR IGNORE INTO attempts (date, name_key, name, address) "
-                              "VALUES (?, ?, ?, ?)", (date, name_key(name), name, address))
-        return None if cur.rowcount == 1 else "name"
+        return None
 
     def has_played(self, date: str, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM attempts WHERE date = ? AND name_key = ?",
@@ -102,12 +104,6 @@ class DailyStore:
 
     def sealed(self, date: str, today: str) -> bool:
         return date >= today or self.open_attempts(date) > 0
-
-    def end_attempt(self, date: str, name: str, why: str) -> None:
-        """An attempt that ended without a game (its daily table never started): it
-        counts as played, it is not on the leaderboard, and it no longer seals the day."""
-        self.db.execute("UPDATE attempts SET gave_up = ? WHERE date = ? AND name_key = ? "
-                        "AND score IS NULL AND gave_up IS NULL", (why, date, name_key(name)))
 
     def finish_attempt(self, date: str, name: str, score: int, gave_up: str | None,
                        log_file: str | None) -> None:

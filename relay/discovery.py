@@ -39,13 +39,15 @@ def table_entry(table: Table) -> dict:
     return {"code": table.code, "host": host, "seats": table.nseats,
             "taken": sum(1 for s in table.slots if s.kind == "human"),
             "ruleset": table.ruleset, "turn_seconds": table.turn_seconds,
-            "started": table.started}
+            "started": table.started, "daily": table.daily_date is not None}
 
 
 def answer(relay: DiscoveryHost[Table], name: str) -> bytes:
     """The answer datagram: as many tables (newest first) as fit in MAX_ANSWER."""
+    # A started daily table is never offered: watching it would show the day's dice.
     tables = [t for t in reversed(list(relay.tables.values()))
-              if t.mode == "table" and not t.finished]
+              if t.mode == "table" and not t.finished
+              and not (t.started and t.daily_date is not None)]
     entries = [table_entry(t) for t in tables]
     msg: dict[str, Any] = {"type": "relay", "version": VERSION, "name": name[:40], "port": relay.port,
                            "tables": entries, "more": 0}

@@ -13,6 +13,7 @@ from bonanza.core import dice as dice_mod
 from bonanza.core import signing
 from bonanza.core.game import MAX_SEATS, Refusal, Seat
 from bonanza.core.match import Match
+from bonanza.core.names import name_key
 from bonanza.core.records import GameSettings, Intent, MoveType
 from bonanza.core.settings import (
     BOT_POLICIES,
@@ -228,9 +229,12 @@ def create_table(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     daily = msg.get("daily") is True      # the day's challenge, played together
     if daily:
         today = relay.clock.today()
-        _daily_attempt(relay, conn, name, today)
-        table = Table(relay, _new_code(relay), "table", DAILY_RULESET, seats, secs,
-                      relay.daily.seed(today))
+        # Told now if this person cannot play today; the attempt itself is used at the
+        # start, so a seat that leaves the lobby first may still play (alone or elsewhere).
+        _daily_attempt(relay, conn, name, today, record=False)
+        # The daily's clock, whatever the host asked: one competition, one clock.
+        table = Table(relay, _new_code(relay), "table", DAILY_RULESET, seats,
+                      DAILY_TURN_SECONDS, relay.daily.seed(today))
         table.daily_date = today
     else:
         table = Table(relay, _new_code(relay), "table", ruleset, seats, secs,
@@ -256,8 +260,8 @@ def join(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         raise Refuse("name_taken", f"someone at this table is already called {name}")
     contribution, commit = _contribution_from(msg)
     key = _key(msg.get("key"))
-    if table.daily_date is not None:       # sitting down uses the day's one attempt
-        _daily_attempt(relay, conn, name, table.daily_date)
+    if table.daily_date is not None:       # told now; the attempt is used at the start
+        _daily_attempt(relay, conn, name, table.daily_date, record=False)
     _sit(relay, conn, table, Slot(table, name, "human", contribution, key=key,
                                   contribution_commit=commit), rid)
 
@@ -277,6 +281,11 @@ def set_name(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _seated(conn)
     if table.started:
         raise Refuse("already_started", "names are fixed once the game has started")
+    if table.daily_date is not None:
+        # The day's attempt and its row on the board are this name's: a rename would
+        # record one person's game under another name.
+        raise Refuse("daily_name_fixed", "names are fixed at a daily table: the day's attempt "
+                                         "is recorded under the name you sat down with")
     name = _name(msg.get("name"))
     if table.name_taken(name, exclude=slot):
         raise Refuse("name_taken", f"someone at this table is already called {name}")
@@ -310,10 +319,12 @@ def start(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         raise Refuse("already_started", "the game has already started")
     if table.host is not slot:
         raise Refuse("not_host", "only the host can start the game")
-    table.fill_with_bots()
     if table.daily_date is not None:       # the day's dice: nothing to contribute
+        _daily_start(relay, table, slot)
+        table.fill_with_bots()
         _begin(relay, table, conn, rid)
         return
+    table.fill_with_bots()
     if any(s.contribution is None and s.contribution_commit is not None for s in table.slots):
         # Every seat has committed; now each reveals, and only then is the key made.
         table.revealing = (conn, rid)
@@ -345,8 +356,8 @@ def _reveal_deadline(relay: Host, table: Table) -> None:
     so), and the game starts: a seat cannot hold the table by keeping its secret."""
     if table.revealing is None or table.started:
         return
-    taken = {s.name.casefold() for s in table.slots}
-    names = (f"Bot {n}" for n in BOT_NAMES if f"Bot {n}".casefold() not in taken)
+    taken = {name_key(s.name) for s in table.slots}
+    names = (f"Bot {n}" for n in BOT_NAMES if name_key(f"Bot {n}") not in taken)
     for s in table.slots:
         if s.contribution is None and s.contribution_commit is not None:
             if s.conn is not None:
@@ -419,7 +430,8 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if type(hints) is not bool:
         raise Refuse("bad_settings", "hints is true or false")
     key = _key(msg.get("key"))
-    run_id, attempt = relay.ranked.start(name, ruleset, hints, relay.clock.today())
+    today = relay.clock.today()
+    run_id, attempt = relay.ranked.start(name, ruleset, hints, today)
     table = Table(relay, _new_code(relay), "ranked", ruleset, 1, None,
                   secrets.token_bytes(dice_mod.SEED_BYTES))
     table.ranked_id = run_id
@@ -428,7 +440,8 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.open_table(conn, table, slot)
     clock = relay.clock
     match = Match.create(ruleset, [Seat(name)], table.seed, mode="ranked", contributions=[None],
-                         settings={"hints": hints}, meta={"attempt": attempt, "table": table.code},
+                         settings={"hints": hints},
+                         meta={"attempt": attempt, "table": table.code, "date": today},
                          signer=relay.signer, seat_keys=[key],
                          stamp=lambda: max(0, round((clock.now() - began) * 1000)))
     _joined(conn, table, slot, rid)
@@ -496,6 +509,10 @@ def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table = relay.tables.get(code.strip().upper()) if isinstance(code, str) else None
     if table is None or table.mode != "table":
         raise Refuse("table_not_found", "no table has this code")
+    if table.daily_date is not None:
+        # Its dice are the day's: a watcher would see the challenge without playing it.
+        raise Refuse("daily_not_watchable", "a daily table cannot be watched: its dice are "
+                                            "today's challenge")
     if len(table.watchers_conns) >= MAX_WATCHERS:
         raise Refuse("table_full", f"at most {MAX_WATCHERS} people can watch one table")
     relay.stop_watching(conn)
@@ -532,7 +549,7 @@ def resume(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         "header": match.log.header if match else None,
         "records": match.log.records_from(seq) if match else [],
         "held": table.held, "clock": table.clock_info() if match else None,
-        "end": table.end_msg}, rid)
+        "end": table.end_msg, "restarted": table.restored}, rid)
     if table.running:
         table.send_each({"type": "table", "table": table.info()})
 
@@ -550,28 +567,65 @@ def daily_info(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     _reply(conn, reply, rid)
 
 
-def _daily_attempt(relay: Host, conn: Conn, name: str, today: str) -> None:
-    """Use ``name``'s one attempt of the day (at this address too, by default)."""
-    address = conn.address if relay.daily_per_address else None
-    why = relay.daily.start_attempt(today, name, address)
+def _daily_refusal(name: str, today: str, why: str | None) -> Refuse | None:
+    """The refusal for a daily attempt the store turned down, naming the real reason."""
     if why == "name":
-        raise Refuse("daily_already_played",
-                     f"{name} has already played the challenge of {today}")
+        return Refuse("daily_already_played",
+                      f"{name} has already played the challenge of {today}")
     if why == "address":
-        raise Refuse("daily_already_played",
-                     f"someone at this address has already played the challenge of {today}")
+        return Refuse("daily_address_played",
+                      f"someone at this address has already played the challenge of {today}")
+    return None
+
+
+def _daily_attempt(relay: Host, conn: Conn, name: str, today: str, record: bool = True) -> None:
+    """Use ``name``'s one attempt of the day (at this address too, by default); with
+    ``record=False`` only say whether it could be used."""
+    address = conn.address if relay.daily_per_address else None
+    why = (relay.daily.start_attempt(today, name, address) if record
+           else relay.daily.attempt_refusal(today, name, address))
+    refusal = _daily_refusal(name, today, why)
+    if refusal is not None:
+        raise refusal
+
+
+def _daily_start(relay: Host, table: Table, host: Slot) -> None:
+    """A daily table starts: every human seat's attempt is used now, in seat order.  A
+    seat that can no longer play (it played alone meanwhile, or an earlier seat has its
+    name or address) is told why and leaves the lobby; if that is the host, nothing
+    starts and no attempt is used."""
+    date = table.daily_date
+    assert date is not None
+    address = host.conn.address if relay.daily_per_address and host.conn is not None else None
+    refusal = _daily_refusal(host.name, date, relay.daily.attempt_refusal(date, host.name,
+                                                                          address))
+    if refusal is not None:
+        raise refusal
+    for slot in [s for s in table.slots if s.kind == "human"]:
+        conn = slot.conn
+        address = conn.address if relay.daily_per_address and conn is not None else None
+        refusal = _daily_refusal(slot.name, date,
+                                 relay.daily.start_attempt(date, slot.name, address))
+        if refusal is None:
+            continue
+        if conn is not None:
+            conn.send(error_msg(refusal.code, refusal.message))
+            relay.detach(conn)
+            conn.send({"type": "left", "code": table.code})
+        relay.leave_lobby(table, slot)
 
 
 def daily_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
     name = _name(msg.get("name"))
+    key = _key(msg.get("key"))      # every check before the attempt is recorded
     today = relay.clock.today()
     _daily_attempt(relay, conn, name, today)
     table = Table(relay, _new_code(relay), "daily", DAILY_RULESET, 1, DAILY_TURN_SECONDS,
                   relay.daily.seed(today))
     table.daily_date = today
     table.started_at = relay.clock.now()
-    slot = Slot(table, name, "human", None, key=_key(msg.get("key")))
+    slot = Slot(table, name, "human", None, key=key)
     relay.open_table(conn, table, slot)
     # The day's key depends on the day's seed only: everybody that day, alone or at a
     # daily table, rolls the same dice for their k-th turn.  The turn clock applies, as

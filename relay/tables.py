@@ -17,11 +17,12 @@ from bonanza.core import dice as dice_mod
 from bonanza.core.game import GameState, Refusal, standings
 from bonanza.core.log import pack as _pack
 from bonanza.core.match import GAME_OVER, NO_HOLD, Match, kept_by_default
+from bonanza.core.names import name_key
 from bonanza.core.records import GiveUpReason, Intent, MoveRecord, SeatKind
 from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.wire import LENGTH, encode_frame
 
-from .services import TableServices, Timer
+from .services import GameJournal, TableServices, Timer
 
 if TYPE_CHECKING:  # pragma: no cover
     from .connection import Conn
@@ -108,6 +109,9 @@ class Table:
         self.revealing: tuple[Conn, Any] | None = None   # (host's conn, rid) while seats reveal
         self.reveal_timer: Timer | None = None
         self.finished_at: float | None = None
+        self.journal: GameJournal | None = None   # the running game on disk (journal.py)
+        self.restored = False                  # resumed from its journal after a restart
+        self.ended_by: str | None = None       # why the relay itself ended the game
 
     # ------------------------------------------------------------ seats
     def bot_policy(self, k: int) -> str:
@@ -140,15 +144,15 @@ class Table:
             s.index = i
 
     def name_taken(self, name: str, exclude: Slot | None = None) -> bool:
-        key = name.casefold()
-        return any(s is not exclude and s.name.casefold() == key for s in self.slots)
+        key = name_key(name)      # one person, one name: look-alikes are taken too
+        return any(s is not exclude and name_key(s.name) == key for s in self.slots)
 
     def watchers(self) -> bool:
         return any(s.conn is not None for s in self.slots)
 
     def fill_with_bots(self) -> None:
-        taken = {s.name.casefold() for s in self.slots}
-        names = (f"Bot {n}" for n in BOT_NAMES if f"Bot {n}".casefold() not in taken)
+        taken = {name_key(s.name) for s in self.slots}
+        names = (f"Bot {n}" for n in BOT_NAMES if name_key(f"Bot {n}") not in taken)
         k = 0
         while len(self.slots) < self.nseats:
             self.slots.append(Slot(self, next(names), "bot", None, self.bot_policy(k)))
@@ -221,6 +225,7 @@ class Table:
     # ------------------------------------------------------------ the game
     def begin(self, match: Match, sender: "Conn | None" = None, rid: Any = None) -> None:
         self.match = match
+        self.journal = self.services.journals.opened(self)
         self._new_turn()
         self.send_each({"type": "started", "table": self.info(), "header": match.log.header,
                         "clock": self.clock_info()}, sender, rid)
@@ -275,6 +280,8 @@ class Table:
         move = rec["move"]
         if move["type"] in ("roll", "write") and not move.get("auto"):
             self.slots[move["seat"]].autos = 0
+        if self.journal is not None:
+            self.journal.moved(match.log.encoded[-1])
         self._new_turn()
         self.broadcast_move(match.log.encoded[-1], self.clock_info(), sender, rid)
         if match.state.over:
@@ -432,6 +439,9 @@ class Table:
         self.finished_at = services.clock.now()
         self.stop_timer()
         meta: dict[str, Any] = {"relay": "bonanza-relay", "table": self.code}
+        if self.ended_by is not None:
+            meta["ended_by"] = "relay"
+            meta["reason"] = self.ended_by
         if self.mode == "ranked":      # the run's time is the relay's: its last stamp
             records = match.log.encoded
             meta["duration_ms"] = match.log.records_from(len(records) - 1)[0]["at"] \
@@ -456,5 +466,7 @@ class Table:
         sealed = self.daily_date is not None
         self.end_msg = {"type": "end", "end": dict(end, reveal=None) if sealed else end,
                         "standings": ranking, "log": None if sealed else data, "file": fname}
+        if self.journal is not None:   # on disk (the end too) before anyone is told
+            self.journal.ended(fname)
         self.broadcast(self.end_msg)
         services.clock.call_later(FINISHED_KEEP, lambda: services.purge(self))

@@ -80,12 +80,13 @@ def test_verdict_names_a_roll_when_rolling_is_better_and_a_box_when_writing_is(a
     texts = drawn_texts(app)
     assert line in texts and "Write Full house (25) — 250" in texts
     assert sc.hint_mask() == adv.holds[0].mask          # the rings: the dice to keep
-    assert sc.input.selection == adv.boxes[0].box == "full_house"
+    # one signal: the verdict is to roll, so the cursor is on Roll (Enter rolls), not on a box
+    assert sc.focus_id == "roll"
     app.screenshot(artifacts / "client_verdict_roll.png")
 
-    # the player moves the cursor; the next roll brings it back to the best box
+    # the player moves the cursor to the sheet; the next roll brings it to the verdict's box
     sc.handle(Action("down"))
-    assert sc.input.selection != "full_house"
+    assert sc.focus_id is None and sc.input.selection == "ones"
     joker = Sheet(tuple({"bonanza": 50, "fours": 16}.get(b) for b in BOXES))
     holder[0] = rolled(joker, (4, 4, 4, 4, 4), seq=2)
     app.step()
@@ -97,7 +98,7 @@ def test_verdict_names_a_roll_when_rolling_is_better_and_a_box_when_writing_is(a
     assert [o[1] for o in opts[1:]] == [b.box for b in adv.boxes[1:3]]
     assert sc.choice_text(opts[0], 66).startswith("Write Large straight (40) — ")
     assert sc.hint_mask() is None                        # no rings suggesting a reroll
-    assert sc.input.selection == "large_straight"
+    assert sc.input.selection == "large_straight" and sc.focus_id is None
     app.screenshot(artifacts / "client_verdict_write.png")
 
     # a scratch is named as one

@@ -190,7 +190,7 @@ def test_relay_daily_through_the_scene(relay, app, artifacts):
     click(app, "play")
     step_until(app, lambda: again.refused, what="the refusal")
     expected = lang.t("refusal.daily_already_played")
-    assert expected == "Já jogaste o desafio de hoje."
+    assert expected == "Alguém com este nome já jogou o desafio de hoje."
     assert app.toast.text == expected and app.toast.visible
     assert app.scene is again
     app.screenshot(artifacts / "client_daily_relay_refused.png")

@@ -134,10 +134,13 @@ def test_joker_forces_its_box_and_pays_the_bonus(app, artifacts, monkeypatch):
                 assert drawn, f"no preview in the allowed box {k}"
             else:
                 assert not drawn, f"a preview in the forbidden box {k}: {drawn}"
-    # the selection moves only over the allowed boxes
+    # the selection moves only over the allowed boxes (and Roll, while rolls remain)
     for _ in range(len(BOXES)):
         do(app, "down")
         assert scene.input.selection in ok
+        assert scene.focus_id is None or (scene.focus_id == "roll" and st.rolls_left > 0)
+    while scene.focus_id == "roll":
+        do(app, "down")
     # trying another box is refused with the joker toast; nothing is written
     seq = st.seq
     assert do(app, "box", forbidden[0])

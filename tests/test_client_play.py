@@ -29,12 +29,15 @@ def test_full_solo_game_keyboard_only(app, artifacts):
     # title -> Solo (focused) -> seed field -> Start
     key(app, pygame.K_RETURN)
     assert scene_name(app) == "SoloSetupScene"
-    key(app, pygame.K_TAB)            # focus moves from Start to Back
+    assert app.scene.focus_id == "seed"     # typing lands in the seed field at once
+    type_text(app, SEED_TEXT[:3])
+    key(app, pygame.K_TAB)            # focus moves to Start
+    key(app, pygame.K_TAB)            # ... to Back
     key(app, pygame.K_TAB)            # ... to the ranked run
     assert app.scene.focus_id == "ranked"
     key(app, pygame.K_TAB)            # ... and wraps to the seed field
     assert app.scene.focus_id == "seed"
-    type_text(app, SEED_TEXT)
+    type_text(app, SEED_TEXT[3:])
     key(app, pygame.K_RETURN)
     assert scene_name(app) == "SoloGameScene"
     game = app.scene
@@ -177,10 +180,15 @@ def test_write_after_last_roll_is_immediate_and_roll_disabled(app, artifacts):
     app.dispatch(Action("box", scoring[0]))
     assert game.state.sheets[0].get(scoring[0]) == pts
     assert game.input.pending is None
-    # before the first roll: dice cannot be held and writing is refused with a toast
+    # before the first roll: dice cannot be held, a box cannot be written, and the
+    # cursor is on Roll, so Enter rolls (no "roll first" toast over the sheet)
     assert not game.enabled(Action("toggle_die", 0))
+    assert not app.dispatch(Action("box", game.state.sheets[0].free_boxes()[0]))
+    app.step()
+    assert game.focus_id == "roll"
     app.dispatch(Action("confirm"))
-    assert app.toast.visible
+    assert game.state.dice is not None and game.state.rolls_left == 2
+    assert not app.toast.visible
 
 
 def test_held_dice_keep_their_faces_and_roll_disabled_when_all_held(app):

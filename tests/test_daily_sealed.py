@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from bonanza.client.relay_client import RelayError
-from bonanza.relay.daily import DailyStore, name_key
+from bonanza.core.names import name_key
+from bonanza.relay.daily import DailyStore
 from bonanza.relay.server import DAILY_LIMIT
 from tests.relay_harness import ManualClock, connect, running_relay, settle
 
@@ -81,10 +82,11 @@ def test_look_alikes_and_a_second_name_from_one_address_are_refused():
         async with running_relay(clock=clock, daily_per_address=True) as relay:
             a, b = await connect(relay), await connect(relay)
             await a.daily_play("Ana")
-            for name in ("\u0410na", "ANA", "Ben"):
+            for name, why in (("\u0410na", "daily_already_played"),
+                              ("ANA", "daily_already_played"), ("Ben", "daily_address_played")):
                 with pytest.raises(RelayError) as e:
                     await b.daily_play(name)
-                assert e.value.code == "daily_already_played"
+                assert e.value.code == why          # the real reason: the name, or the address
             assert "address" in e.value.message
     run(main())
 

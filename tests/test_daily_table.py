@@ -2,7 +2,8 @@
 
 Every seat rolls the dice of its own k-th turn from the day's key, so a seat at a daily
 table, a solo attempt on the same relay and a bot all see the same dice for their k-th
-turn; sitting down uses the day's one attempt; every seat's result enters the board."""
+turn; the day's one attempt is used when the table starts (sitting down reserves
+nothing); nobody watches a daily table; every seat's result enters the board."""
 from __future__ import annotations
 
 import asyncio
@@ -43,11 +44,11 @@ def test_a_daily_table_deals_everyone_the_days_dice_turn_by_turn():
                                  "turn_seconds": 60, "ruleset": "bonanza", "daily": True})
             assert j["table"]["ruleset"] == "yacht" and j["table"]["daily"] == "2024-06-01"
             await b.join(j["table"]["code"], "Ben")
-            with pytest.raises(RelayError) as e:          # Ana's attempt is used already
-                await c.daily_play("ANA")
-            assert e.value.code == "daily_already_played"
             await a.start()                                # the third seat is a bot
             await a.wait_until(lambda: a.header is not None)
+            with pytest.raises(RelayError) as e:          # Ana's attempt is used from the start
+                await c.daily_play("ANA")
+            assert e.value.code == "daily_already_played"
             assert a.header["mode"] == "daily" and a.header["dice"]["scheme"] == "day"
             key = dice_mod.game_key(relay.daily.seed("2024-06-01"), [None])
             assert a.header["first_seat"] == dice_mod.first_seat(key, 3)
@@ -67,7 +68,7 @@ def test_a_daily_table_deals_everyone_the_days_dice_turn_by_turn():
     run(main())
 
 
-def test_leaving_a_daily_lobby_uses_the_attempt_but_does_not_seal_the_day():
+def test_leaving_a_daily_lobby_before_the_start_keeps_the_attempt():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
@@ -76,13 +77,121 @@ def test_leaving_a_daily_lobby_uses_the_attempt_but_does_not_seal_the_day():
                                  "turn_seconds": 60, "ruleset": "yacht", "daily": True})
             await b.join(j["table"]["code"], "Ben")
             await b.leave()
-            assert relay.daily.has_played("2024-06-01", "Ben")
-            with pytest.raises(RelayError) as e:
-                await b.join(j["table"]["code"], "Ben")
-            assert e.value.code == "daily_already_played"
-            await a.leave()
+            assert not relay.daily.has_played("2024-06-01", "Ben")
             assert relay.daily.open_attempts("2024-06-01") == 0
+            await b.join(j["table"]["code"], "Ben")            # free to sit down again
+            await b.leave()
+            await b.daily_play("Ben")                          # ... or to play alone
+            assert relay.daily.has_played("2024-06-01", "Ben")
+            await a.leave()
+            assert not relay.daily.has_played("2024-06-01", "Ana")
     run(main())
+
+
+def test_the_start_uses_every_seats_attempt_and_unseats_one_who_played_meanwhile():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a, b, c, solo = (await connect(relay), await connect(relay), await connect(relay),
+                             await connect(relay))
+            j = await a.request({"type": "create_table", "name": "Ana", "seats": 3,
+                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            await b.join(j["table"]["code"], "Ben")
+            await c.join(j["table"]["code"], "Cleo")
+            assert relay.daily.open_attempts("2024-06-01") == 0   # sitting down reserves nothing
+            await solo.daily_play("Cleo")                      # Cleo played alone meanwhile
+            await a.start()
+            await c.wait_until(lambda: c.seat is None)           # told, and out of the lobby
+            told = [c.events.get_nowait() for _ in range(c.events.qsize())]
+            assert [m["code"] for m in told if m["type"] == "error"] == ["daily_already_played"]
+            await a.wait_until(lambda: a.header is not None)
+            names = [s["name"] for s in a.header["seats"]]
+            assert names[:2] == ["Ana", "Ben"] and names[2].startswith("Bot ")
+            assert relay.daily.has_played("2024-06-01", "Ana")
+            assert relay.daily.has_played("2024-06-01", "Ben")
+            assert relay.daily.open_attempts("2024-06-01") == 3   # Ana, Ben and Cleo alone
+    run(main())
+
+
+def test_a_host_who_played_meanwhile_cannot_start_and_uses_nobodys_attempt():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a, b, solo = await connect(relay), await connect(relay), await connect(relay)
+            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
+                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            await b.join(j["table"]["code"], "Ben")
+            await solo.daily_play("Ana")
+            with pytest.raises(RelayError) as e:
+                await a.start()
+            assert e.value.code == "daily_already_played"
+            assert not relay.daily.has_played("2024-06-01", "Ben")
+    run(main())
+
+
+def test_a_name_is_fixed_at_a_daily_table():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
+                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            await b.join(j["table"]["code"], "Ben")
+            with pytest.raises(RelayError) as e:
+                await b.set_name("Cleo")
+            assert e.value.code == "daily_name_fixed"
+            assert [p["name"] for p in b.table["players"]] == ["Ana", "Ben"]
+    run(main())
+
+
+def test_a_malformed_key_does_not_use_the_days_attempt():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a = await connect(relay)
+            with pytest.raises(RelayError) as e:
+                await a.request({"type": "daily_play", "name": "Ana", "key": b"short"})
+            assert e.value.code == "bad_message"
+            assert not relay.daily.has_played("2024-06-01", "Ana")
+            assert relay.daily.open_attempts("2024-06-01") == 0
+            b = await connect(relay)
+            await b.daily_play("Ana")                          # the attempt is still there
+    run(main())
+
+
+def test_a_daily_table_is_never_watched_and_has_the_dailys_clock(monkeypatch):
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock, discovery=("127.0.0.1", 0)) as relay:
+            monkeypatch.setenv("BONANZA_DISCOVERY", f"127.0.0.1:{relay.discovery_port}")
+            a, w = await connect(relay), await connect(relay)
+            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
+                                 "turn_seconds": 30, "ruleset": "yacht", "daily": True})
+            code = j["table"]["code"]
+            assert j["table"]["turn_seconds"] == 60               # the daily's, not the host's
+            found = await _search()
+            assert [(f.code, f.daily, f.started) for f in found] == [(code, True, False)]
+            listed = await w.list_tables()
+            assert [(t["code"], t["daily"]) for t in listed] == [(code, "2024-06-01")]
+            for _ in range(2):                                 # in the lobby and once started
+                with pytest.raises(RelayError) as e:
+                    await w.request({"type": "watch", "code": code})
+                assert e.value.code == "daily_not_watchable"
+                if a.header is None:
+                    await a.start()
+                    await a.wait_until(lambda: a.header is not None)
+            assert a.header["settings"]["turn_seconds"] == 60
+            assert await _search() == []                       # a started daily is not offered
+    run(main())
+
+
+async def _search() -> list:
+    from bonanza.client.discovery import Search
+    search = Search(wait=0.5)
+    while not search.done:
+        await asyncio.sleep(0.02)
+    assert search.error is None
+    return search.found
 
 
 def test_a_closed_days_par_is_the_optimal_bots_score_on_the_days_dice():
@@ -133,7 +242,7 @@ def test_the_clock_plays_an_absent_seat_at_a_daily_table():
             await a.start()
             await a.wait_until(lambda: a.header is not None)
             active = a.state.active
-            clock.advance(31)                                # nobody moves for a whole turn
+            clock.advance(61)          # nobody moves for a whole turn (the daily's 60 s)
             await a.wait_until(lambda: a.state.active != active)
             autos = [r["move"] for r in a.records]
             assert autos and all(m.get("auto") for m in autos if m["type"] != "give_up")

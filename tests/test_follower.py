@@ -159,19 +159,36 @@ def test_a_seat_claim_the_header_does_not_carry():
     m, _ = _played(0)
     header = m.log.header
     mine = header["dice"]["contributions"][0]
-    ok = SeatClaim(0, SEATS[0].public, mine, RELAY.public)
+    commit = header["dice"]["commit"]
+    ok = SeatClaim(0, SEATS[0].public, mine, RELAY.public, commit)
     f = TableFollower()
     f.start(header, ok)
     assert f.state is not None
-    for claim, reason in ((SeatClaim(0, SEATS[0].public, b"x" * 32), "the relay changed your dice contribution"),
-                          (SeatClaim(0, SEATS[1].public, mine), "your key is not the one in the game's header"),
-                          (SeatClaim(5, SEATS[0].public), "your key is not the one"),
-                          (SeatClaim(0, SEATS[0].public, mine, SEATS[3].public),
-                           "the game is signed by another key than the relay's")):
+    other = b"\x01" * 32
+    for claim, code, reason in (
+            (SeatClaim(0, SEATS[0].public, b"x" * 32, RELAY.public, commit), "contribution",
+             "the relay changed your dice contribution"),
+            (SeatClaim(0, SEATS[1].public, mine, RELAY.public, commit), "seat_key",
+             "your key is not the one in the game's header"),
+            (SeatClaim(5, SEATS[0].public, None, RELAY.public, commit), "seat_key", "your key is not the one"),
+            (SeatClaim(0, SEATS[0].public, mine, SEATS[3].public, commit), "relay_key",
+             "the game is signed by another key than the relay's"),
+            # a relay that says no key at welcome does not switch the check off
+            (SeatClaim(0, SEATS[0].public, mine, None, commit), "no_relay_key",
+             "the relay did not say which key it signs with"),
+            # the seed swapped after the reveals: another commitment than at the join
+            (SeatClaim(0, SEATS[0].public, mine, RELAY.public, other), "commitment",
+             "not the one shown when you sat down"),
+            (SeatClaim(0, SEATS[0].public, mine, RELAY.public, None), "no_commitment",
+             "no dice fingerprint")):
         f = TableFollower()
-        with pytest.raises(Desync, match=reason):
+        with pytest.raises(Desync, match=reason) as e:
             f.start(header, claim)
+        assert e.value.code == code
         assert f.state is None                    # nothing of the game is shown
+    with pytest.raises(Desync) as e:
+        TableFollower().start(header, SeatClaim(0, SEATS[0].public, mine, RELAY.public, other))
+    assert e.value.shown == (other, commit)       # both fingerprints, side by side
 
 
 def test_the_end_must_continue_the_chain_and_match_the_records():

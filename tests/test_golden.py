@@ -47,7 +47,11 @@ def test_every_kind_of_log_and_of_forgery_is_there():
     }
     codes = {e["code"] for e in MANIFEST.values() if not e["ok"]}
     assert codes >= {"dice", "totals", "state_hash", "chain", "signature", "missing_reveal",
-                     "truncated", "not_a_log", "trailing_data", "commitment", "time"}
+                     "truncated", "not_a_log", "trailing_data", "commitment", "time", "format"}
+    # the forgeries of issue 21: a name that rewrites the terminal, a relay's daily with
+    # its signatures stripped, true where a number belongs
+    assert {n for n, e in MANIFEST.items() if e["code"] == "format"} >= {
+        "control-code-name.bonanza", "stripped-daily-signatures.bonanza", "boolean-place.bonanza"}
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
@@ -130,3 +134,10 @@ def test_the_verify_command_refuses_a_forged_die():
     assert done.returncode == 1, done.stderr
     assert done.stdout.splitlines() == [verify_bytes(data_of("forged-die.bonanza")).line()]
     assert done.stdout.startswith("INVALID: move ")
+
+
+def test_the_verify_command_never_prints_a_control_code():
+    done = _verify_command("control-code-name.bonanza")
+    assert done.returncode == 1, done.stderr
+    assert "\x1b" not in done.stdout and "\r" not in done.stdout
+    assert done.stdout.splitlines() == [verify_bytes(data_of("control-code-name.bonanza")).line()]

@@ -22,7 +22,7 @@ REFUSAL_CODES = ("not_your_turn no_rolls_left must_roll_first box_filled joker_f
                  "unknown_box bad_hold not_seated seat_gave_up bad_sequence table_full table_not_found "
                  "already_started not_host bad_settings rate_limited bad_message version_mismatch "
                  "name_taken daily_already_played bad_move bad_dice not_started replaced "
-                 "log_not_available").split()
+                 "log_not_available daily_address_played daily_not_watchable daily_name_fixed").split()
 REQUIRED = (
     ["app.title", "menu.solo", "menu.daily", "menu.host", "menu.join", "menu.verify", "menu.rules",
      "menu.settings", "menu.quit", "game.roll", "game.rolls_left", "game.confirm_register",
@@ -131,7 +131,7 @@ def test_card_wordings():
     expect = {
         "pt-PT": ("Registar?", "Riscar?"), "es": ("¿Anotar?", "¿Tachar?"),
         "fr": ("Inscrire\u00a0?", "Barrer\u00a0?"), "nl": ("Invullen?", "Wegstrepen?"),
-        "pt-BR": ("Anotar?", "Riscar?"), "en": ("Register?", "Scratch?"),
+        "pt-BR": ("Anotar?", "Riscar?"), "en": ("Write?", "Scratch?"),
     }
     for code, (register, scratch) in expect.items():
         tr = i18n.Translator(code)
@@ -455,6 +455,36 @@ def test_register_check_catches_a_mixed_text(code, text):
     ("nl", "Controleer je naam.")])
 def test_register_check_accepts_the_chosen_register(code, text):
     assert not _register_slips(code, [("k", text)])
+
+
+# One word per meaning: the Chance box (a scorecard's traditional name) and the analysis'
+# luck (our own measure) must not read alike, or "Chance +12.3" on the analysis card would
+# seem to be about the box.  Where they collided (pt-PT Sorte, es Suerte, fr Chance) the
+# luck measure took another word: Acaso, Azar, Hasard.
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"\w+", text)}
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_chance_box_and_luck_are_different_words(code):
+    msgs = dict(_texts(code))
+    box = _words(msgs["box.chance"])
+    for key in ("analysis.luck", "charts.luck_skill"):
+        assert not box & _words(msgs[key]), f"{code}: {key} {msgs[key]!r} reads like the box {msgs['box.chance']!r}"
+
+
+def test_the_word_check_catches_a_collision():
+    assert _words("Sorte") & _words("Sorte e pontos perdidos por jogo")
+
+
+def test_counts_are_grouped_as_the_language_groups_numbers():
+    assert i18n.Translator("en").tn("charts.optimal", 4000, mean="250") == \
+        "Optimal play: 4,000 simulated games, average 250"
+    assert "4\u202f000 parties" in i18n.Translator("fr").tn("charts.optimal", 4000, mean="250")
+    assert "4.000 gesimuleerde" in i18n.Translator("nl").tn("charts.optimal", 4000, mean="250")
+    # Spanish groups from five digits (CLDR minimumGroupingDigits 2)
+    assert "4000 partidas" in i18n.Translator("es").tn("charts.optimal", 4000, mean="250")
+    assert i18n.Translator("en").tn("game.rolls_left", 2) == "2 rolls left"
 
 
 def test_french_punctuation_keeps_its_no_break_space():

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import struct
 
-import msgpack
 import pytest
 
 from bonanza.core import signing
@@ -19,7 +17,6 @@ from bonanza.core.dice import commitment
 from bonanza.core.game import allowed, apply, new_game, standings
 from bonanza.core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
 from bonanza.core.verify import verify_bytes
-from bonanza.core.wire import encode_frame as pack_frame
 from tests.relay_harness import connect, play_to_end, running_relay, two_at_a_table
 
 
@@ -170,28 +167,11 @@ def test_a_forger_with_keys_of_their_own_is_named_by_them(table_log):
 
 
 # ---------------------------------------------------------------- a proxy in the middle
-async def _proxy(relay_port: int, rewrite) -> asyncio.AbstractServer:
+async def _proxy(relay_port: int, rewrite, back=None) -> asyncio.AbstractServer:
     """A TCP proxy on 127.0.0.1 that passes frames both ways, letting ``rewrite`` change
-    the client's messages."""
-    async def pipe(reader, writer, change):
-        try:
-            while True:
-                head = await reader.readexactly(4)
-                (n,) = struct.unpack(">I", head)
-                body = await reader.readexactly(n)
-                msg = msgpack.unpackb(body, raw=False)
-                if change is not None:
-                    msg = change(msg)
-                writer.write(pack_frame(msg))
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            writer.close()
-
-    async def handle(cr, cw):
-        rr, rw = await asyncio.open_connection("127.0.0.1", relay_port)
-        asyncio.ensure_future(pipe(cr, rw, rewrite))
-        asyncio.ensure_future(pipe(rr, cw, None))
-    return await asyncio.start_server(handle, "127.0.0.1", 0)
+    the client's messages and ``back`` the relay's."""
+    from tests.relay_harness import frame_proxy
+    return await frame_proxy(relay_port, rewrite, back)
 
 
 def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():
@@ -292,3 +272,85 @@ def test_a_seat_that_does_not_reveal_is_played_by_a_bot():
             assert seats[1]["name"].startswith("Bot ")
             assert a.desync is None
     run(main())
+
+
+# ---------------------------------------------------------------- what the seat sat down to
+def test_a_relay_that_regrinds_its_seed_after_the_reveals_is_caught(monkeypatch):
+    """The host's patched relay keeps the contributions but swaps its own seed for one it
+    ground after seeing them: the header is consistent and signed, yet its commitment is
+    not the one the table showed at ``joined``; both seats refuse it before any roll."""
+    from tests.relay_harness import regrind_seed
+    chosen = regrind_seed(monkeypatch)
+
+    async def main():
+        async with running_relay() as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.create_table("Ana", 2, 90)
+            shown = j["table"]["commitment"]
+            await b.join(j["table"]["code"], "Ben")
+            a.send({"type": "start"})
+            for c in (a, b):
+                await c.wait_until(lambda c=c: c.desync is not None)
+                assert "not the one shown when you sat down" in c.desync
+                assert c.records == [] and c.state is None
+                assert c.sat_down_commitment == shown
+            assert chosen and a.header["dice"]["commit"] == commitment(chosen[0]) != shown
+    run(main())
+
+
+def test_an_honest_relay_plays_the_commitment_shown_at_the_join():
+    async def main():
+        async with running_relay() as relay:
+            a, b = await two_at_a_table(relay)
+            for c in (a, b):
+                assert c.header["dice"]["commit"] == c.sat_down_commitment == c.table["commitment"]
+                assert c.desync is None
+    run(main())
+
+
+async def _through_proxy(back, kinds=("desync",)):
+    """Ana at the relay, Ben through a proxy that rewrites what the relay sends him;
+    Ben's desync message (or None) once the game should have started."""
+    async with running_relay() as relay:
+        proxy = await _proxy(relay.port, None, back)
+        port = proxy.sockets[0].getsockname()[1]
+        from bonanza.client.relay_client import RelayClient
+        a = await connect(relay)
+        b = await RelayClient.open("127.0.0.1", port)
+        got = []
+        b.on_message = lambda m: got.append(m) if m.get("type") in kinds else None
+        j = await a.create_table("Ana", 2, 90)
+        await b.join(j["table"]["code"], "Ben")
+        await a.start()
+        await b.wait_until(lambda: got or b.state is not None)
+        proxy.close()
+        assert b.records == [] and b.state is None          # before the first roll
+        return got[0]
+
+
+def test_a_welcome_without_the_relay_key_is_not_a_switch():
+    def strip(msg):
+        if msg.get("type") == "welcome":
+            msg = {k: v for k, v in msg.items() if k != "relay_key"}
+        return msg
+    d = run(_through_proxy(strip))
+    assert d["code"] == "no_relay_key"
+
+
+def test_a_proxy_that_rewrites_the_header_is_caught():
+    """A header made consistent again (its chain recomputed): another commitment, or the
+    proxy's own signing key, is refused before the first roll."""
+    mine = signing.Signer(secrets.token_bytes(32))
+    for change, code in ((lambda h: h["dice"].update(commit=b"\x07" * 32), "commitment"),
+                         (lambda h: h.update(signing=dict(h["signing"], relay=mine.public)),
+                          "relay_key")):
+        def rewrite(msg, change=change):
+            if msg.get("type") == "started":
+                header = dict(msg["header"], dice=dict(msg["header"]["dice"]))
+                change(header)
+                header["chain"] = chain_start(header)
+                msg = dict(msg, header=header)
+            return msg
+        d = run(_through_proxy(rewrite))
+        assert d["code"] == code, d
+        assert len(d["shown"]) == 2 and d["shown"][0] != d["shown"][1]

@@ -457,10 +457,17 @@ class AnalysisScene(Scene):
         half = w / 2 - 24
         lw = half * abs(sa.luck) / span
         sw = half * sa.skill_loss / span
-        bar_h = 9
+        bar_h, step = 9, 14
         if sa.luck >= 0:
             pygame.draw.rect(surface, theme.OK, L.rect((mid, y, lw, bar_h)))
         else:
             pygame.draw.rect(surface, theme.BAD, L.rect((mid - lw, y, lw, bar_h)))
-        pygame.draw.rect(surface, theme.PENDING, L.rect((mid - sw, y + bar_h + 3, sw, bar_h)))
-        pygame.draw.line(surface, theme.INK, L.point(mid, y - 3), L.point(mid, y + 2 * bar_h + 6), max(1, L.px(2)))
+        pygame.draw.rect(surface, theme.PENDING, L.rect((mid - sw, y + step, sw, bar_h)))
+        pygame.draw.line(surface, theme.INK, L.point(mid, y - 3), L.point(mid, y + step + bar_h + 3), max(1, L.px(2)))
+        # each bar named on the side of the zero line it does not grow into
+        px = max(theme.MIN_READABLE_PX, L.font_px(13))
+        for i, (key, grows_right) in enumerate((("analysis.luck", sa.luck >= 0), ("analysis.skill", False))):
+            ty = y + i * step + bar_h / 2 - 8
+            rect = (x + 18, ty, w / 2 - 24, 16) if grows_right else (mid + 6, ty, w / 2 - 24, 16)
+            draw_text(surface, self.t(key), L.rect(rect), px, theme.INK_SOFT,
+                      align="right" if grows_right else "left")

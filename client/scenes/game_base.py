@@ -29,18 +29,12 @@ from ..actions import Action
 from ..dice_view import DiceView
 from ..i18n import format_decimal
 from ..sheet_view import SheetView
+from ..texts import short_hex
 from ..turn_input import TurnInput
 from ..widgets import Celebration, ProgressBar, draw_text, shadowed_panel
 from .base import Scene
 
 EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
-
-
-def short_hex(b: bytes | None, n: int = 24) -> str:
-    if not b:
-        return "–"
-    h = b.hex()[:n]
-    return " ".join(h[i:i + 4] for i in range(0, len(h), 4)) + "…"
 
 
 def verdict_options(advice, limit: int = 3) -> list[tuple]:
@@ -57,11 +51,6 @@ def verdict_options(advice, limit: int = 3) -> list[tuple]:
         h = advice.holds[0]
         return [("roll", tuple(h.hold), h.expected)] + boxes[:limit - 1]
     return boxes[:limit]
-
-
-def rolls_first(advice) -> bool:
-    opts = verdict_options(advice, 1)
-    return bool(opts) and opts[0][0] == "roll"
 
 
 class GameScene(Scene):
@@ -97,7 +86,7 @@ class GameScene(Scene):
         self.loader = app.advisor_loader(ruleset)
         self._advice_key = None
         self._advice = None
-        self._cursor_roll = None                 # the roll the cursor last jumped to the best box for
+        self._cursor_roll: tuple | None = None   # the roll the cursor was last placed after
         self.dialog: str | None = None          # "give_up" while the confirm box is open
         self._seen_turn: tuple[int, int] | None = None
         self._rolled_frame = -1                  # app.frames when this window last rolled
@@ -159,7 +148,7 @@ class GameScene(Scene):
         out = []
         st = self.state
         if self.input.pending is not None and self.my_turn():
-            # under everything else: a click beside the "Register?" box takes it back
+            # under everything else: a click beside the "Write?" box takes it back
             out.append((pygame.Rect((0, 0), self.app.screen.get_size()), Action(A.CANCEL)))
         if self.my_turn() and st.dice is not None and not st.over:
             col = st.active
@@ -212,15 +201,31 @@ class GameScene(Scene):
             return self.t("refusal.joker_to_scratch")
         return self.t(f"refusal.{code}")
 
-    def hint_mask(self):
+    def hints_on(self) -> bool:
+        return bool(self.app.profile.settings["show_hints"])
+
+    def verdict(self):
+        """The advisor's first choice for dice that have landed, with hints on: ``("roll",
+        kept, expected)`` or ``("write", box, points, expected)``; None with hints off, before
+        a roll, while the dice are in the air or while the advisor is not ready."""
         st = self.state
-        if not self.app.profile.settings["show_hints"] or st.dice is None or st.rolls_left <= 0:
+        if not self.hints_on() or st.dice is None or st.over or self.dice_landing():
             return None
-        adv = self.advice()
+        opts = verdict_options(self.advice(), 1)
+        return opts[0] if opts else None
+
+    def hint_mask(self):
+        """The rings: the dice the verdict keeps (None unless the verdict is to roll)."""
+        v = self.verdict()
         # the rings mean "keep these and roll": never when writing now is better
-        if adv is None or not rolls_first(adv):
+        if v is None or v[0] != "roll" or self.state.rolls_left <= 0:
             return None
-        return adv.holds[0].mask
+        return self.advice().holds[0].mask
+
+    def roll_all_hint(self) -> bool:
+        """The verdict is to roll all five: no die to ring, so a line under the dice says it."""
+        v = self.verdict()
+        return v is not None and v[0] == "roll" and not v[1] and self.state.rolls_left > 0
 
     # ---------------------------------------------------------- enabling
     def enabled(self, action: Action) -> bool:
@@ -297,12 +302,15 @@ class GameScene(Scene):
         elif n == A.BOX:
             self.click_box(action.arg)
         elif n in (A.UP, A.LEFT, A.PREV):
-            self.input.move(st, -1)
+            self.move_cursor(-1)
         elif n in (A.DOWN, A.RIGHT, A.NEXT):
-            self.input.move(st, 1)
+            self.move_cursor(1)
         elif n == A.CONFIRM:
-            self._select_suggested()  # Enter in the frame the dice land still writes
-            if self.my_turn() and self.input.selection:
+            self.place_cursor()  # Enter in the frame the dice land still acts on the new roll
+            if self.focus_id == "roll" or (self.my_turn() and st.dice is None and self.can_roll()):
+                if self.enabled(Action(A.ROLL)):
+                    self.handle(Action(A.ROLL))
+            elif self.my_turn() and st.dice is not None and self.input.selection:
                 self.click_box(self.input.selection)
             elif self.my_turn() and st.dice is None:
                 self.app.show(self.t("refusal.must_roll_first"))
@@ -314,6 +322,32 @@ class GameScene(Scene):
             self.toggle_hints()
         elif n == A.PRESS:
             self.on_press(action.arg)
+
+    def can_roll(self) -> bool:
+        st = self.state
+        return self.my_turn() and not st.over and check_roll(st, self.my_seat, self.roll_hold()) is None
+
+    def move_cursor(self, step: int) -> None:
+        """Arrows and Tab: one ring over Roll and the boxes that can be written now."""
+        st = self.state
+        if not self.my_turn() or st.over:
+            return
+        if st.dice is None:         # nothing to write before the first roll: the cursor is on Roll
+            self.focus_id = "roll"
+            return
+        ok = self.input.choosable(st)
+        if self.focus_id == "roll":
+            if ok:
+                self.focus_id = None
+                self.input.pending = None
+                self.input.selection = ok[0] if step > 0 else ok[-1]
+            return
+        sel = self.input.selection
+        if self.can_roll() and sel in ok and ok.index(sel) == (len(ok) - 1 if step > 0 else 0):
+            self.focus_id = "roll"
+            self.input.pending = None
+            return
+        self.input.move(st, step)
 
     def toggle_hints(self) -> None:
         s = self.app.profile.settings
@@ -395,7 +429,11 @@ class GameScene(Scene):
             self._seen_turn = key
             self.input.reset_turn()
             self.dice_view.rolled_at = None
-        self._select_suggested()
+            if self.my_turn() and self.dialog is None and st.dice is None:
+                self.focus_id = "roll"      # a turn starts with a roll: Enter rolls
+            elif self.focus_id == "roll":
+                self.focus_id = None
+        self.place_cursor()
         # the press came in during the frame that just passed: this frame already shows it moving
         self.dice_view.follow_holds(self.shown_held(), self.app.now - dt, self.app.profile.lift_seconds)
         self.watch_sheets()
@@ -406,18 +444,31 @@ class GameScene(Scene):
             self.app.play_sound("land")
         self._was_landing = landing
 
-    def _select_suggested(self) -> None:
-        """Keep a box selected on my turn once rolled: the advisor's best box after every
-        roll (the player may then move it), else the first allowed."""
+    def place_cursor(self) -> None:
+        """Where the keyboard cursor is once a roll has landed (Enter acts on it).
+
+        Hints on: where the verdict is, on Roll when it is to roll, else on its box (the
+        player may then move it).  Hints off (or no advisor): nothing the advisor thinks
+        moves it; it goes to the sheet, on the box where the player left it, or the first
+        one that can be written when that one cannot (Enter writes, as before the advisor)."""
         st = self.state
-        if self.my_turn() and st.dice is not None:
-            adv = self.advice()
-            best = adv.boxes[0].box if adv and adv.boxes else None
-            if best is not None and self._cursor_roll != self._advice_key:
-                self._cursor_roll = self._advice_key
-                if self.input.pending is None:
-                    self.input.selection = best
-            self.input.ensure_selection(st, best)
+        if not self.my_turn() or st.over or st.dice is None or self.dice_landing():
+            return
+        key = (st.seq, st.active, st.dice)
+        if key != self._cursor_roll and self.input.pending is None and self.dialog is None:
+            v = self.verdict()
+            waiting = self.hints_on() and v is None and self.loader is not None and not self.loader.ready
+            if not waiting:     # with hints on, the cursor follows the verdict once it is known
+                self._cursor_roll = key
+                if v is not None and v[0] == "roll":
+                    self.focus_id = "roll"
+                else:
+                    self.focus_id = None if self.focus_id == "roll" else self.focus_id
+                    if v is not None:
+                        self.input.selection = v[1]
+        if self.focus_id == "roll" and not self.can_roll():
+            self.focus_id = None
+        self.input.ensure_selection(st)
 
     def dice_landing(self) -> bool:
         return self.dice_view.animating(self.app.now)
@@ -441,20 +492,24 @@ class GameScene(Scene):
         self.draw_table_top(surface)
         mine = self.my_turn()
         active = st.active
-        previews = self.input.previews(st) if (st.dice is not None and not st.over) else {}
+        landing = self.dice_landing()
+        # what the roll scores shows when the dice are down, not while they tumble
+        previews = self.input.previews(st) if (st.dice is not None and not st.over and not landing) else {}
         self.sheet_view.draw(surface, L, st, active_col=active, previews=previews,
                              selection=self.input.selection if mine else None,
                              pending=self.input.pending if mine else None,
                              seat_labels=self.seat_labels(), seat_status=self.seat_status(),
-                             show_selection=mine and st.dice is not None, marks=self.auto_marks(),
+                             show_selection=mine and st.dice is not None and self.focus_id != "roll",
+                             marks=self.auto_marks(),
                              now=self.app.now)
         self.draw_top_bar(surface)
         held = self.shown_held()
         hint = self.hint_mask() if mine else None
         self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
-        joker = self.joker_hint()
-        if joker:
-            self.dice_view.draw_caption(surface, L, joker, self.room_below_dice, width=2 * self.half)
+        caption = self.joker_hint() or (
+            self.t("game.advisor.roll_all_caption") if mine and self.roll_all_hint() else None)
+        if caption:
+            self.dice_view.draw_caption(surface, L, caption, self.room_below_dice, width=2 * self.half)
         # rolls left under the Roll button
         rl = st.rolls_left if not st.over else 0
         pip_y = self.pip_y
@@ -501,11 +556,13 @@ class GameScene(Scene):
             ProgressBar.draw(surface, L.rect((self.cx - h + 40, 440, 2 * h - 80, 30)), self.loader.progress, L,
                              self.t("error.advisor_building", percent=pct))
             return
-        if not self.app.profile.settings["show_hints"] or self.loader is None:
+        if not self.hints_on() or self.loader is None:
             return
         s = pygame.Surface(box.size, pygame.SRCALPHA)
         pygame.draw.rect(s, (0, 0, 0, 60), s.get_rect(), border_radius=L.px(12))
         surface.blit(s, box)
+        if st.dice is not None and self.dice_landing():
+            return      # the verdict waits for the dice to land
         if st.dice is None:
             draw_text(surface, self.t("game.advisor.wait"), box.inflate(-L.px(30), 0), L.font_px(20),
                       theme.TEXT_ON_FELT_SOFT, align="center")
@@ -554,12 +611,15 @@ class GameScene(Scene):
         """The dice's fingerprint, shown from the start (the seed itself comes at the end)."""
         return None
 
+    def fingerprint_line(self, commit: bytes) -> str:
+        return self.t("game.fingerprint", fingerprint=short_hex(commit))
+
     def draw_fingerprint(self, surface) -> None:
         commit = self.commitment()
         if commit is None:
             return
         L = self.layout
-        draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(commit)),
+        draw_text(surface, self.fingerprint_line(commit),
                   L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15),
                   theme.TEXT_ON_FELT_SOFT, align="center")
 

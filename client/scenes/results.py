@@ -33,8 +33,10 @@ class ResultsScene(Scene):
     def __init__(self, app, state, log_bytes: bytes | None, *, elapsed: float | None = None,
                  record=None, mode: str = "solo", seed_text: str | None = None, my_seat: int = 0,
                  reveal_seed: bytes | None = None, commitment: bytes | None = None,
-                 conn=None, relay=None):
+                 conn=None, relay=None, sealed_date: str | None = None):
         super().__init__(app)
+        # a daily table's log and seed stay with the relay until that date closes
+        self.sealed_date = sealed_date
         # A table's players keep their relay connection (and the host its relay) here, so
         # "Play again" can sit them at a new table with the same people.
         self.conn = self.own(conn) if conn is not None else None
@@ -278,6 +280,18 @@ class ResultsScene(Scene):
             draw_text(surface, str(self.counted(s.total)), L.rect((1050, yy, 140, 50)), L.font_px(30),
                       theme.INK, bold=True, align="right")
 
+    def draw_sealed(self, surface) -> None:
+        """A daily table's end: no seed and no log yet, and why — not a failed check."""
+        from ..i18n import format_date
+        from ..widgets import draw_wrapped
+        L = self.layout
+        date = format_date(self.sealed_date)
+        y = 492
+        for key, colour in (("results.daily_sealed", theme.TEXT_ON_FELT),
+                            ("daily.relay.log_later", theme.TEXT_ON_FELT_SOFT)):
+            y += draw_wrapped(surface, self.t(key, date=date), L.rect((84, y, 1112, 56)),
+                              L.font_px(18), colour) / max(L.scale, 1e-6) + 6
+
     def draw_fairness(self, surface) -> None:
         """The fingerprint, the revealed seed and the verdict."""
         L = self.layout
@@ -286,6 +300,9 @@ class ResultsScene(Scene):
         if self.commitment is not None:
             draw_text(surface, self.t("results.fingerprint", fingerprint=self.commitment.hex()),
                       L.rect((84, 458, 1112, 30)), L.font_px(17), theme.TEXT_ON_FELT_SOFT)
+        if self.verdict is None and self.sealed_date is not None:
+            self.draw_sealed(surface)
+            return
         seed = self.reveal_seed.hex() if self.reveal_seed else "–"
         if self.verdict is not None and self.verdict.log is not None and self.reveal_seed is None:
             dice = self.verdict.log.header.get("dice")

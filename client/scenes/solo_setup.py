@@ -20,7 +20,9 @@ class SoloSetupScene(Scene):
         # a run the relay deals, times and signs: the only kind a shared board can trust
         self.button("ranked", (440, 548, 400, 48), lambda: self.t("ranked.open"), style="secondary",
                     size=20)
-        self.focus_id = "start"
+        # typing goes straight into the seed (the screen says "type a seed"); Enter starts
+        # either way, with the typed seed or none
+        self.focus_id = "seed"
         self.best = app.profile.best("bonanza", "solo")   # read once: draw runs every frame
 
     def on_press(self, id):

@@ -17,7 +17,7 @@ from bonanza.core.match import NO_HOLD
 from .. import actions as A
 from .. import fonts, sprites, theme
 from ..i18n import format_date
-from ..relay_notes import handle_relay_error
+from ..relay_notes import handle_relay_error, leave_untrusted
 from ..widgets import draw_text
 from .game_base import GameScene
 
@@ -49,9 +49,30 @@ class TableScene(GameScene):
         self.code = (conn.table or {}).get("code")
         if self.code and getattr(conn, "token", None) and hasattr(conn, "host"):
             app.profile.remember_table(self.code, conn.host, conn.port, conn.token)
+        self._remember_daily()
         # cells the clock wrote, from every record so far (a resumed game included)
         self._auto = {(r["move"]["seat"], r["move"]["box"]) for r in conn.records
                       if r["move"].get("type") == "write" and r["move"].get("auto")}
+
+    def daily_date(self) -> str | None:
+        """The date of a relay daily (alone or at a daily table), else None."""
+        client = getattr(self.conn, "client", None)
+        header = (client.header if client is not None else None) or {}
+        if header.get("mode") != "daily":
+            return None
+        date = (header.get("dice") or {}).get("date") or (header.get("meta") or {}).get("date")
+        return date if isinstance(date, str) else None
+
+    def _remember_daily(self) -> None:
+        """A seat at a relay daily: its log is fetched once the day closes (the daily
+        screen asks for every pending one), and the daily screen offers this relay."""
+        date, seat = self.daily_date(), self.conn.seat
+        host, port = getattr(self.conn, "host", None), getattr(self.conn, "port", None)
+        if date is None or seat is None or not isinstance(host, str) or not isinstance(port, int):
+            return
+        from ..daily_relay_memory import add_pending, remember_relay
+        remember_relay(self.app, host, port)
+        add_pending(self.app, host, port, date, self.state.setup.seats[seat].name)
 
     @property
     def state(self):
@@ -226,7 +247,8 @@ class TableScene(GameScene):
                     # (Escape) now goes back to the menu instead of waiting for an answer
                     self.app.show(self.t("table.disconnected"), "error", 6.0)
             elif kind == "desync":
-                self.app.show(self.t("error.desync"), "error", 10.0)
+                leave_untrusted(self, msg)      # not played on, not recorded
+                return
             elif kind == "end":
                 self.finish(msg)
                 return
@@ -276,7 +298,8 @@ class TableScene(GameScene):
         # the players keep the connection (and a host its relay) to play again
         self.app.switch("results", self.state, data, mode="table", my_seat=max(0, self.my_seat),
                         reveal_seed=seed, commitment=commit, conn=self.conn if playing else None,
-                        relay=self.relay if playing else None)
+                        relay=self.relay if playing else None,
+                        sealed_date=self.daily_date() if not data else None)
 
     def animating(self):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);
@@ -350,6 +373,13 @@ class TableScene(GameScene):
     def commitment(self):
         header = self.conn.client.header if self.conn.client else None
         return ((header or {}).get("dice") or {}).get("commit")
+
+    def fingerprint_line(self, commit: bytes) -> str:
+        """The fingerprint, and (for a seat) that it is the one the lobby showed when this
+        player sat down — the client library refused the game otherwise."""
+        line = super().fingerprint_line(commit)
+        sat = getattr(self.conn.client, "sat_down_commitment", None)
+        return line + " · " + self.t("table.fingerprint_as_sat_down") if sat == commit else line
 
     # ---------------------------------------------------------- win chances
     def win_chances(self):

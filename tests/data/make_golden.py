@@ -406,6 +406,33 @@ def ranked_time(data: bytes) -> bytes:
     return rewrite(data, end=lambda e: e.update(meta=dict(e["meta"], duration_ms=1000)))
 
 
+def control_code_name(data: bytes) -> bytes:
+    """A seat renamed so that printing it moves the cursor up a line and erases it (the
+    "not signed" line above the verdict); the rest made consistent around the new name."""
+    def rename(h: dict) -> None:
+        h["seats"] = [dict(h["seats"][0], name="Ada\x1b[1A\x1b[2K\r"), *h["seats"][1:]]
+    return rewrite(data, header=rename)
+
+
+def stripped_daily_signatures(data: bytes) -> bytes:
+    """A relay's daily with every signature, seat key and signed request taken out: a
+    log of the ``day`` scheme that nobody vouches for (only a relay holds a day's seed)."""
+    def unsign_header(h: dict) -> None:
+        del h["signing"]
+
+    def unsign(rec: dict) -> None:
+        rec.pop("sig", None)
+        rec.pop("intent", None)
+    return rewrite(data, header=unsign_header, record=unsign, end=lambda e: e.pop("sig", None))
+
+
+def boolean_place(data: bytes) -> bytes:
+    """The winner's place written as ``true`` (equal to 1 in Python, not in the format)."""
+    def place(e: dict) -> None:
+        e["standings"] = [dict(e["standings"][0], place=True), *e["standings"][1:]]
+    return rewrite(data, end=place)
+
+
 # name -> (the log it is made from, how, the verify code it must get)
 FORGERIES: dict[str, tuple[str, Callable[[bytes], bytes], str]] = {
     "forged-die": ("solo-seeded", forged_die, "dice"),
@@ -420,6 +447,9 @@ FORGERIES: dict[str, tuple[str, Callable[[bytes], bytes], str]] = {
     "truncated": ("table-give-up-signed", truncated, "truncated"),
     "trailing-data": ("daily-offline", trailing_data, "trailing_data"),
     "junk": ("solo-random", junk, "not_a_log"),
+    "control-code-name": ("table-simulated", control_code_name, "format"),
+    "stripped-daily-signatures": ("daily-relay-solo", stripped_daily_signatures, "format"),
+    "boolean-place": ("table-simulated", boolean_place, "format"),
 }
 
 

@@ -1,0 +1,103 @@
+"""The daily challenge at a table, through the window client.
+
+The window sits at a daily table another player opened (and starts), plays it to the end
+with posted key presses, and sees no red verdict: the results say when and why the day's
+seed will be revealed.  The game is remembered as pending, like a solo relay daily; once
+the day has closed (the relay's manual clock), the daily screen fetches the window's log,
+verifies it and records it."""
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from bonanza.client import lang
+from bonanza.core.game import allowed
+from tests.pilot import key, step_until
+from tests.test_client_daily_relay import DAY1, DAY2, app, open_relay_daily, relay  # noqa: F401, F811
+
+
+def _connected(conn) -> None:
+    deadline = time.time() + 20
+    while conn.status != "connected":
+        assert time.time() < deadline, "no connection"
+        time.sleep(0.01)
+
+
+def _other_seat_moves(conn) -> None:
+    """Bea's moves when it is her turn: roll once, write the first allowed box."""
+    for msg in conn.poll():
+        assert msg.get("type") != "error", msg
+    st = conn.state
+    if st is None or st.over or st.active != conn.seat or getattr(conn, "asked", -1) == st.seq:
+        return
+    conn.asked = st.seq
+    if st.dice is None:
+        conn.send({"type": "roll", "hold": [False] * 5})
+    else:
+        conn.send({"type": "write", "box": allowed(st)[0]})
+
+
+def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, artifacts):  # noqa: F811
+    from bonanza.client.daily_relay_memory import last_relay, pending_logs
+    from bonanza.client.relay_client import RelayConnection
+    from bonanza.client.scenes.lobby import LobbyScene
+    r, clock = relay
+    bea = RelayConnection("127.0.0.1", r.port)
+    try:
+        _connected(bea)
+        bea.send({"type": "create_table", "name": "Bea", "seats": 3, "turn_seconds": 60,
+                  "ruleset": "yacht", "daily": True})
+        deadline = time.time() + 20
+        while bea.table is None:
+            assert time.time() < deadline
+            bea.poll()
+            time.sleep(0.01)
+        code = bea.table["code"]
+        conn = RelayConnection("127.0.0.1", r.port, signer=app.profile.seat_signer())
+        app.push(LobbyScene(app, conn, "127.0.0.1", r.port,
+                            request={"type": "join", "code": code, "name": "Ana"}))
+        lobby = app.scene
+        step_until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2,
+                   what="the seat")
+        bea.send({"type": "start"})
+        step_until(app, lambda: type(app.scene).__name__ == "TableScene", what="the start")
+        game = app.scene
+        assert pending_logs(app) == [{"host": "127.0.0.1", "port": r.port, "date": DAY1,
+                                      "name": "Ana"}]
+        assert last_relay(app) == ("127.0.0.1", r.port)      # the port is remembered
+        deadline = time.time() + 120
+        while app.scene is game:
+            assert time.time() < deadline, "the table did not end"
+            _other_seat_moves(bea)
+            st = game.state
+            if game.my_turn():
+                seq = st.seq
+                if st.dice is None:
+                    key(app, pygame.K_r)
+                else:
+                    key(app, pygame.K_RETURN)
+                    if game.input.pending:
+                        key(app, pygame.K_RETURN)
+                step_until(app, lambda: app.scene is not game or game.state.seq > seq,
+                           what="the move")
+            else:
+                app.step(1 / 60)
+                time.sleep(0.005)
+        results = app.scene
+        assert type(results).__name__ == "ResultsScene"
+        assert results.verdict is None and results.sealed_date == DAY1
+        app.step(1 / 60)
+        app.screenshot(artifacts / "client_daily_table_results.png")
+        assert "2024" in lang.t("results.daily_sealed", date="2024")
+    finally:
+        bea.close(1.0)
+
+    # the day closes: the daily screen fetches the table game's log, verifies and records it
+    clock.date = DAY2
+    app.to_title()
+    board = open_relay_daily(app, r.port, by_mouse=True)
+    step_until(app, lambda: DAY1 in board.saved_dates, what="the daily table's log")
+    hist = app.profile.store.history(mode="daily")
+    assert len(hist) == 1 and hist[0].date == DAY1 and hist[0].seed is not None
+    assert pending_logs(app) == []
