@@ -316,8 +316,7 @@ class GameScene(Scene):
                 self.app.show(self.t("refusal.must_roll_first"))
         elif n == A.CANCEL:
             if not self.input.cancel() and not st.over and self.can_give_up():
-                self.dialog = "give_up"
-                self.focus_id = "dialog_no"
+                self.ask_give_up()
         elif n == A.TOGGLE_HINTS:
             self.toggle_hints()
         elif n == A.PRESS:
@@ -354,12 +353,16 @@ class GameScene(Scene):
         s["show_hints"] = not s["show_hints"]
         self.app.profile.save()
 
+    def ask_give_up(self) -> None:
+        """The give-up question, No focused."""
+        self.dialog = "give_up"
+        self.focus_id = "dialog_no"
+
     def on_press(self, id: str) -> None:
         if id == "hints":
             self.toggle_hints()
         elif id == "give_up":
-            self.dialog = "give_up"
-            self.focus_id = "dialog_no"
+            self.ask_give_up()
         elif id == "dialog_yes":
             self.dialog = None
             self.focus_id = None
