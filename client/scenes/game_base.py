@@ -137,6 +137,8 @@ class GameScene(Scene):
     def visible(self, w) -> bool:
         if w.id.startswith("dialog_"):
             return self.dialog is not None
+        if w.id == "hints":
+            return self.advisor_offered()
         return True
 
     def targets(self, layout):
@@ -157,7 +159,7 @@ class GameScene(Scene):
     def advice(self):
         """The advisor's advice for the current situation (None until ready)."""
         st = self.state
-        if self.loader is None or st.over or not self.loader.ready:
+        if self.loader is None or st.over or not self.loader.ready or not self.advisor_offered():
             return None
         key = (st.seq, st.active, st.dice)
         if key != self._advice_key:
@@ -199,8 +201,13 @@ class GameScene(Scene):
             return self.t("refusal.joker_to_scratch")
         return self.t(f"refusal.{code}")
 
+    def advisor_offered(self) -> bool:
+        """Whether this game may show the advisor at all: a ranked run declared without
+        hints may not (no button, H does nothing, no advice drawn)."""
+        return True
+
     def hints_on(self) -> bool:
-        return bool(self.app.profile.settings["show_hints"])
+        return self.advisor_offered() and bool(self.app.profile.settings["show_hints"])
 
     def verdict(self):
         """The advisor's first choice for dice that have landed, with hints on: ``("roll",
@@ -347,6 +354,8 @@ class GameScene(Scene):
         self.input.move(st, step)
 
     def toggle_hints(self) -> None:
+        if not self.advisor_offered():
+            return
         s = self.app.profile.settings
         s["show_hints"] = not s["show_hints"]
         self.app.profile.save()
@@ -551,6 +560,8 @@ class GameScene(Scene):
         h = self.half
         box = L.rect((self.cx - h, 384, 2 * h, 150))
         if not self.my_turn() or st.over:
+            return
+        if not self.advisor_offered():
             return
         if self.loader is not None and not self.loader.ready:
             pct = int(self.loader.progress * 100)

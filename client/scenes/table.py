@@ -522,6 +522,12 @@ class RankedGameScene(TableScene):
     def seat_labels(self):
         return [s.name for s in self.state.setup.seats]
 
+    def advisor_offered(self) -> bool:
+        """Only a run whose header (the relay's, signed) says hints were declared: a run
+        on the no-hints board never shows the advisor, whatever the setting."""
+        header = self.conn.client.header if self.conn.client else None
+        return ((header or {}).get("settings") or {}).get("hints") is True
+
     def finish(self, msg) -> None:
         if self.done:
             return
