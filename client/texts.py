@@ -13,6 +13,14 @@ from .i18n import format_date, format_duration
 Translate = Callable[..., str]
 
 
+def box_key(box: str, ruleset: Any = None) -> str:
+    """The text key of a box's name under ``ruleset`` (a name or a Ruleset): the box of
+    five equal dice has its own name under Yacht rules in some languages (pt-BR's card
+    calls it "Cinco iguais")."""
+    name = getattr(ruleset, "name", ruleset)
+    return "box.bonanza.yacht" if box == "bonanza" and name == "yacht" else f"box.{box}"
+
+
 def verdict_text(t: Translate, verdict: Any) -> str:
     """A verification verdict: "Verified…" or why the log does not verify; "–" for none."""
     if verdict is None:
