@@ -25,7 +25,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "last_join": {},            # the join form as last sent: address, port, code
     "last_ranked": {},          # the relay of the last ranked run: address, port
     "tables": {},               # running table games by code: host, port, resume token
-    "relays": {},               # relay keys seen, by "address:port": their fingerprints
+    "relays": {},               # (before keys were pinned by key) "address:port": fingerprint
+    "relay_keys": {},           # relay keys pinned by key (hex): the "address:port"s met at
 }
 # "off" is reduce motion; "instant" (the speedrun setting) is the same and drops the roll guard
 ANIMATION_SECONDS = {"instant": 0.0, "off": 0.0, "fast": 0.18, "normal": 0.45}
@@ -59,20 +60,54 @@ class Profile:
         if tuple(self.settings["window_size"]) not in theme.WINDOW_SIZES:
             self.settings["window_size"] = [1280, 720]
 
-    def check_relay_key(self, address: str, port: int, fingerprint: str) -> str:
-        """"new" (remembered now), "known" (as last time) or "changed": like a known host
-        in ssh, a changed key means this may not be the relay the player met before."""
+    def _relay_pins(self) -> dict[str, list[str]]:
+        pins = self.settings.get("relay_keys") or {}
+        return {k: [w for w in v if isinstance(w, str)] for k, v in pins.items()
+                if isinstance(k, str) and isinstance(v, list)}
+
+    def check_relay_key(self, address: str, port: int, key: bytes | None) -> tuple[str, str | None]:
+        """What a relay's key is to this player, and the fingerprint pinned before when it
+        changed.  Keys are pinned by key, with the addresses they were met at:
+        "known" (met before, wherever: the address is added), "new" (never met, and this
+        address had no key: pinned now), "changed" (this address was pinned to another
+        key — like a known host in ssh it may not be the same relay; nothing changes until
+        the player accepts, ``pin_relay_key``), "unknown" (the relay gave no key)."""
+        from bonanza.core.signing import fingerprint
+        if not isinstance(key, bytes):
+            return "unknown", None
         where = f"{address}:{port}"
-        relays = dict(self.settings.get("relays") or {})
-        seen = relays.get(where)
-        if seen == fingerprint:
-            return "known"
-        if seen is not None:
-            return "changed"
-        relays[where] = fingerprint
-        self.settings["relays"] = relays
+        pins = self._relay_pins()
+        if key.hex() in pins:
+            if where not in pins[key.hex()]:
+                self.pin_relay_key(address, port, key)
+            return "known", None
+        for other, places in pins.items():
+            if where in places:
+                try:
+                    return "changed", fingerprint(bytes.fromhex(other))
+                except ValueError:
+                    continue
+        legacy = (self.settings.get("relays") or {}).get(where)
+        if isinstance(legacy, str) and legacy != fingerprint(key):
+            return "changed", legacy
+        self.pin_relay_key(address, port, key)
+        return ("known" if legacy is not None else "new"), None
+
+    def pin_relay_key(self, address: str, port: int, key: bytes) -> None:
+        """``key`` is the relay at this address from now on (a first visit, or a changed
+        key the player accepted): the address leaves any other key's pin."""
+        where = f"{address}:{port}"
+        pins = {k: [w for w in v if w != where] for k, v in self._relay_pins().items()}
+        pins[key.hex()] = pins.get(key.hex(), []) + [where]
+        self.settings["relay_keys"] = {k: v for k, v in pins.items() if v}
+        legacy = dict(self.settings.get("relays") or {})
+        if legacy.pop(where, None) is not None:
+            self.settings["relays"] = legacy
         self.save()
-        return "new"
+
+    def relay_key_met(self, key: bytes) -> bool:
+        """Has this player met (and pinned) this relay key in a lobby?"""
+        return key.hex() in self._relay_pins()
 
     def seat_signer(self) -> Signer:
         """This player's seat key (``seat.key`` beside the store): every request at a

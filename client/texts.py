@@ -21,6 +21,15 @@ def box_key(box: str, ruleset: Any = None) -> str:
     return "box.bonanza.yacht" if box == "bonanza" and name == "yacht" else f"box.{box}"
 
 
+def short_hex(b: bytes | None, n: int = 24) -> str:
+    """A dice commitment as every screen shows it (lobby, table, untrusted game): its first
+    ``n`` hex digits in groups of four, so the same fingerprint reads the same everywhere."""
+    if not b:
+        return "–"
+    h = b.hex()[:n]
+    return " ".join(h[i:i + 4] for i in range(0, len(h), 4)) + "…"
+
+
 def verdict_text(t: Translate, verdict: Any) -> str:
     """A verification verdict: "Verified…" or why the log does not verify; "–" for none."""
     if verdict is None:

@@ -27,11 +27,12 @@ from .game import (
     check_write,
     new_game,
 )
-from .log import GameLog, make_header
+from .log import GameLog, chain_next, chain_start, game_key_from, make_header, pack, setup_from_header
 from .records import (
     EndRecord,
     GameSettings,
     GiveUpReason,
+    Header,
     Intent,
     Meta,
     Mode,
@@ -164,6 +165,43 @@ class Match:
         setup = Setup("yacht", (Seat(name),), 0)
         header = make_header(setup, "daily", {"scheme": "public", "date": date_iso}, {}, meta)
         return cls(setup, key, GameLog(header, keep_dicts=False), {"date": date_iso})
+
+    @classmethod
+    def resumed(cls, header: Header, records: Sequence[MoveRecord], seed: bytes,
+                signer: Signer | None = None,
+                stamp: Callable[[], float] | None = None) -> "Match":
+        """A committed-seed game made again from its header, its records so far and its
+        secret ``seed`` (a relay's journal after a restart): the records' chain, every
+        move's legality, its dice and its state hash are checked as they are folded, so
+        a damaged journal is refused (``ValueError``, with the reason), never trusted."""
+        dice = header["dice"]
+        if dice["scheme"] == "public" or dice["commit"] != dice_mod.commitment(seed):
+            raise ValueError("the seed is not the one the header commits to")
+        key = game_key_from(dice, {"seed": bytes(seed)})
+        setup = setup_from_header(header)
+        if setup.first_seat != dice_mod.first_seat(key, len(setup.seats)):
+            raise ValueError("the header's first seat is not the key's")
+        if header["chain"] != chain_start(header):
+            raise ValueError("the header was changed after it was written")
+        log = GameLog(header, keep_dicts=False, signer=signer, stamp=stamp)
+        match = cls(setup, key, log, {"seed": bytes(seed)})
+        for rec in records:
+            if rec.get("seq") != match.state.seq + 1 \
+                    or rec.get("chain") != chain_next(log.last_chain, rec):
+                raise ValueError(f"record {rec.get('seq')!r} does not follow the log")
+            legal = rec["move"]
+            refusal = check(match.state, legal)
+            if refusal is None and legal["type"] == "roll":
+                refusal = dice_refusal(match.state, key, legal, match.per_seat)
+            if refusal is not None:
+                raise ValueError(f"move {rec['seq']}: {refusal.message}")
+            old = match.state
+            match.state = apply_legal(old, legal)
+            if rec.get("state") != match.state.state_hash():
+                raise ValueError(f"move {rec['seq']}: the state hash differs")
+            match.held = held_after(old, match.state, legal, match.held)
+            log._add(rec, pack(rec))
+        return match
 
     # ------------------------------------------------------------ playing
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import sqlite3
 from pathlib import Path
+from typing import Iterable
 
 from bonanza.core import dice as dice_mod
 
@@ -28,7 +29,7 @@ _ADDED = (("address", "TEXT"),)
 _ADDED_DAYS = (("par", "INTEGER"),)
 
 class DailyStore:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, keep_open: Iterable[tuple[str, str]] = ()):
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.executescript(SCHEMA)
         have = {row[1] for row in self.db.execute("PRAGMA table_info(attempts)")}
@@ -42,8 +43,19 @@ class DailyStore:
         rekey(self.db, "attempts")
         # Attempts still open belong to games a previous run of the relay held in memory:
         # they can never end now, so they end as lost (and their days can close).
-        self.db.execute("UPDATE attempts SET gave_up = 'lost' "
-                        "WHERE score IS NULL AND gave_up IS NULL")
+        # (``keep_open``: the (date, name) attempts the relay's journals resume.)
+        keep = {(d, name_key(n)) for d, n in keep_open}
+        for d, k in self.db.execute("SELECT date, name_key FROM attempts "
+                                    "WHERE score IS NULL AND gave_up IS NULL").fetchall():
+            if (d, k) not in keep:
+                self.db.execute("UPDATE attempts SET gave_up = 'lost' WHERE date = ? AND "
+                                "name_key = ?", (d, k))
+
+    def return_attempt(self, date: str, name: str) -> None:
+        """The relay could not finish this attempt (it failed, not the player): it is
+        taken back, as if never started (its game's log stays on disk, off the board)."""
+        self.db.execute("DELETE FROM attempts WHERE date = ? AND name_key = ?",
+                        (date, name_key(name)))
 
     def close(self) -> None:
         self.db.close()

@@ -431,7 +431,8 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if type(hints) is not bool:
         raise Refuse("bad_settings", "hints is true or false")
     key = _key(msg.get("key"))
-    run_id, attempt = relay.ranked.start(name, ruleset, hints, relay.clock.today())
+    today = relay.clock.today()
+    run_id, attempt = relay.ranked.start(name, ruleset, hints, today)
     table = Table(relay, _new_code(relay), "ranked", ruleset, 1, None,
                   secrets.token_bytes(dice_mod.SEED_BYTES))
     table.ranked_id = run_id
@@ -440,7 +441,8 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.open_table(conn, table, slot)
     clock = relay.clock
     match = Match.create(ruleset, [Seat(name)], table.seed, mode="ranked", contributions=[None],
-                         settings={"hints": hints}, meta={"attempt": attempt, "table": table.code},
+                         settings={"hints": hints},
+                         meta={"attempt": attempt, "table": table.code, "date": today},
                          signer=relay.signer, seat_keys=[key],
                          stamp=lambda: max(0, round((clock.now() - began) * 1000)))
     _joined(conn, table, slot, rid)
@@ -548,7 +550,7 @@ def resume(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         "header": match.log.header if match else None,
         "records": match.log.records_from(seq) if match else [],
         "held": table.held, "clock": table.clock_info() if match else None,
-        "end": table.end_msg}, rid)
+        "end": table.end_msg, "restarted": table.restored}, rid)
     if table.running:
         table.send_each({"type": "table", "table": table.info()})
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Iterable
 
 from .name_keys import name_key, rekey
 
@@ -21,12 +22,17 @@ CREATE INDEX IF NOT EXISTS runs_name ON runs (name_key);
 
 
 class RankedStore:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, keep_open: Iterable[int] = ()):
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.executescript(SCHEMA)
         rekey(self.db, "runs")
         # runs a previous run of the relay held in memory can never end now
-        self.db.execute("UPDATE runs SET gave_up = 'lost' WHERE score IS NULL AND gave_up IS NULL")
+        # (``keep_open``: the runs the relay's journals resume.)
+        keep = set(keep_open)
+        for (run_id,) in self.db.execute("SELECT id FROM runs WHERE score IS NULL AND "
+                                         "gave_up IS NULL").fetchall():
+            if run_id not in keep:
+                self.db.execute("UPDATE runs SET gave_up = 'lost' WHERE id = ?", (run_id,))
 
     def close(self) -> None:
         self.db.close()

@@ -28,6 +28,7 @@ from .clock import RealClock
 from .connection import Conn, Refuse, error_msg
 from .daily import DailyStore
 from .handlers import HANDLERS
+from .journal import COMMIT_EVERY, Journals, restore
 from .keys import load_or_create
 from .limits import Limits
 from .logs import LogFolder
@@ -59,8 +60,14 @@ class Relay:
         self.limits = limits or Limits()
         self.daily_per_address = daily_per_address   # one daily attempt per connecting address
         self.auto = auto or Auto()
-        self.daily = DailyStore(self.data_dir / "daily.sqlite3")
-        self.ranked = RankedStore(self.data_dir / "ranked.sqlite3")
+        # Running games' journals (journal.py): read back now, so the stores leave the
+        # attempts and runs they resume open; the tables resume in ``start``.
+        self.journals = Journals(self.data_dir / "journal", self._disk_error)
+        self.disk_full = False
+        self._found = self.journals.found()
+        keep_daily, keep_ranked = self.journals.keep_open(self._found, self.clock.today())
+        self.daily = DailyStore(self.data_dir / "daily.sqlite3", keep_daily)
+        self.ranked = RankedStore(self.data_dir / "ranked.sqlite3", keep_ranked)
         # The relay's long-lived key: it signs every record, so a finished log proves
         # which relay dealt its dice (clients show and remember its fingerprint).
         self.signer = load_or_create(self.data_dir / "relay.key")
@@ -91,6 +98,11 @@ class Relay:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         self.auto.start()
         loop = asyncio.get_running_loop()
+        found, self._found = self._found, []
+        if found:
+            counts = restore(self, self.journals, found)
+            log.warning("resumed from journals: %(resumed)d games; %(finished)d finished, "
+                        "%(ended)d ended by the relay, %(damaged)d damaged", counts)
         self.server = await loop.create_server(lambda: Conn(self), host, port)
         self.port = self.server.sockets[0].getsockname()[1]
         self._net_timer = loop.call_later(self.limits.housekeeping, self._net_housekeeping)
@@ -121,9 +133,21 @@ class Relay:
                 timer.cancel()
         for table in self.tables.values():
             table.stop_timer()
+        self.journals.close_all()
         await asyncio.sleep(0)
         self.daily.close()
         self.ranked.close()
+
+    def _disk_error(self, err: OSError | None) -> None:
+        """The journals' disk failed (``err``) or works again (None): one line for the
+        operator each way; while it fails, new daily and ranked games are refused."""
+        if err is not None and not self.disk_full:
+            log.error("cannot write to the data folder %s: %s; games go on, their journals "
+                      "are kept in memory and written again every %g s",
+                      self.data_dir, err.strerror or err, COMMIT_EVERY)
+        elif err is None and self.disk_full:
+            log.warning("the data folder %s is writable again", self.data_dir)
+        self.disk_full = err is not None
 
     def net_time(self) -> float:
         """The event loop's clock, for connection liveness only (see ``connection``)."""

@@ -125,6 +125,8 @@ class DailyBook(DailyResults, Protocol):
 
     def sealed(self, date: str, today: str) -> bool: ...
 
+    def return_attempt(self, date: str, name: str) -> None: ...
+
     def leaderboard(self, date: str) -> list[dict]: ...
 
     def closed_days(self, today: str, limit: int = 7,
@@ -146,6 +148,27 @@ class RankedBook(RankedResults, Protocol):
     def attempts(self, name: str) -> int: ...
 
     def board(self, ruleset: str, hints: bool, limit: int = 20) -> list[dict]: ...
+
+
+class GameJournal(Protocol):
+    """One running game's journal (``journal.Journal``): its moves and its end on disk."""
+
+    def moved(self, encoded_record: bytes) -> None:
+        """A record was appended to the game's log (its logged bytes)."""
+        ...
+
+    def ended(self, log_file: str | None) -> None:
+        """The game finished and its log was written (None: the write failed); on disk
+        before the players are told."""
+        ...
+
+
+class JournalBook(Protocol[T_contra]):
+    """The relay's journals (``journal.Journals``)."""
+
+    def opened(self, table: T_contra) -> GameJournal | None:
+        """A table's game started: its journal (None when none could be opened)."""
+        ...
 
 
 class TableServices(Protocol[T_contra]):
@@ -171,6 +194,9 @@ class TableServices(Protocol[T_contra]):
 
     @property
     def ranked(self) -> RankedResults: ...
+
+    @property
+    def journals(self) -> JournalBook[T_contra]: ...
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``coro`` as a task the relay cancels when it closes."""

@@ -22,7 +22,7 @@ from bonanza.core.records import GiveUpReason, Intent, MoveRecord, SeatKind
 from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.wire import LENGTH, encode_frame
 
-from .services import TableServices, Timer
+from .services import GameJournal, TableServices, Timer
 
 if TYPE_CHECKING:  # pragma: no cover
     from .connection import Conn
@@ -109,6 +109,9 @@ class Table:
         self.revealing: tuple[Conn, Any] | None = None   # (host's conn, rid) while seats reveal
         self.reveal_timer: Timer | None = None
         self.finished_at: float | None = None
+        self.journal: GameJournal | None = None   # the running game on disk (journal.py)
+        self.restored = False                  # resumed from its journal after a restart
+        self.ended_by: str | None = None       # why the relay itself ended the game
 
     # ------------------------------------------------------------ seats
     def bot_policy(self, k: int) -> str:
@@ -222,6 +225,7 @@ class Table:
     # ------------------------------------------------------------ the game
     def begin(self, match: Match, sender: "Conn | None" = None, rid: Any = None) -> None:
         self.match = match
+        self.journal = self.services.journals.opened(self)
         self._new_turn()
         self.send_each({"type": "started", "table": self.info(), "header": match.log.header,
                         "clock": self.clock_info()}, sender, rid)
@@ -276,6 +280,8 @@ class Table:
         move = rec["move"]
         if move["type"] in ("roll", "write") and not move.get("auto"):
             self.slots[move["seat"]].autos = 0
+        if self.journal is not None:
+            self.journal.moved(match.log.encoded[-1])
         self._new_turn()
         self.broadcast_move(match.log.encoded[-1], self.clock_info(), sender, rid)
         if match.state.over:
@@ -433,6 +439,9 @@ class Table:
         self.finished_at = services.clock.now()
         self.stop_timer()
         meta: dict[str, Any] = {"relay": "bonanza-relay", "table": self.code}
+        if self.ended_by is not None:
+            meta["ended_by"] = "relay"
+            meta["reason"] = self.ended_by
         if self.mode == "ranked":      # the run's time is the relay's: its last stamp
             records = match.log.encoded
             meta["duration_ms"] = match.log.records_from(len(records) - 1)[0]["at"] \
@@ -457,5 +466,7 @@ class Table:
         sealed = self.daily_date is not None
         self.end_msg = {"type": "end", "end": dict(end, reveal=None) if sealed else end,
                         "standings": ranking, "log": None if sealed else data, "file": fname}
+        if self.journal is not None:   # on disk (the end too) before anyone is told
+            self.journal.ended(fname)
         self.broadcast(self.end_msg)
         services.clock.call_later(FINISHED_KEEP, lambda: services.purge(self))

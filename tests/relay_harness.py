@@ -76,13 +76,71 @@ def regrind_seed(monkeypatch) -> list[bytes]:
             contributions = [s.contribution for s in table.slots]
             for n in itertools.count():
                 seed = hashlib.sha256(b"grind %d" % n).digest()
-                if die(game_key(seed, contributions), 0, 0, 0) == 6:
+                if die(game_key(seed, contributions), 0, 1, 0) == 6:
                     table.seed = seed           # table.commitment still shows the old one
                     chosen.append(seed)
                     break
         honest(relay, table, conn, rid)
     monkeypatch.setattr(handlers, "_begin", cheat)
     return chosen
+
+
+async def frame_proxy(relay_port: int, to_relay=None, to_client=None) -> asyncio.AbstractServer:
+    """A TCP proxy on 127.0.0.1 that passes frames both ways, letting ``to_relay`` change
+    the client's messages and ``to_client`` the relay's (a man in the middle)."""
+    import struct
+
+    import msgpack
+
+    from bonanza.core.wire import encode_frame
+
+    async def pipe(reader, writer, change):
+        try:
+            while True:
+                head = await reader.readexactly(4)
+                (n,) = struct.unpack(">I", head)
+                body = await reader.readexactly(n)
+                msg = msgpack.unpackb(body, raw=False)
+                if change is not None:
+                    msg = change(msg)
+                writer.write(encode_frame(msg))
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+    async def handle(cr, cw):
+        rr, rw = await asyncio.open_connection("127.0.0.1", relay_port)
+        asyncio.ensure_future(pipe(cr, rw, to_relay))
+        asyncio.ensure_future(pipe(rr, cw, to_client))
+    return await asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+@contextlib.contextmanager
+def relay_in_thread(**kw):
+    """A real relay on 127.0.0.1 in its own thread and event loop, for a window test:
+    yields (relay, loop); ``asyncio.run_coroutine_threadsafe(coro, loop)`` runs more there."""
+    import threading
+    loop = asyncio.new_event_loop()
+    box: dict = {}
+    ready = threading.Event()
+    done = threading.Event()
+
+    async def serve():
+        async with running_relay(**kw) as relay:
+            box["relay"] = relay
+            ready.set()
+            while not done.is_set():
+                await asyncio.sleep(0.02)
+
+    th = threading.Thread(target=lambda: loop.run_until_complete(serve()), daemon=True)
+    th.start()
+    try:
+        assert ready.wait(30), "the relay did not start"
+        yield box["relay"], loop
+    finally:
+        done.set()
+        th.join(10)
+        loop.close()
 
 
 __all__ = ["running_relay", "connect", "two_at_a_table", "settle", "choose_box", "ManualClock",

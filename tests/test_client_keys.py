@@ -26,13 +26,38 @@ def test_a_damaged_key_file_is_an_error_not_a_new_key(tmp_path):
     assert path.read_bytes() == b"not a key"       # never replaced silently
 
 
-def test_relay_keys_are_remembered_per_address(tmp_path):
+def test_relay_keys_are_pinned_by_key_with_their_addresses(tmp_path):
+    from bonanza.core.signing import fingerprint
+    a, b = b"a" * 32, b"b" * 32
     p = Profile(tmp_path)
-    assert p.check_relay_key("192.168.1.5", 7468, "aaaa bbbb") == "new"
-    assert p.check_relay_key("192.168.1.5", 7468, "aaaa bbbb") == "known"
-    assert Profile(tmp_path).check_relay_key("192.168.1.5", 7468, "aaaa bbbb") == "known"
-    assert p.check_relay_key("192.168.1.5", 7468, "cccc dddd") == "changed"
-    assert p.check_relay_key("192.168.1.6", 7468, "cccc dddd") == "new"
+    assert p.check_relay_key("192.168.1.5", 7468, a) == ("new", None)
+    assert p.check_relay_key("192.168.1.5", 7468, a) == ("known", None)
+    assert Profile(tmp_path).check_relay_key("192.168.1.5", 7468, a) == ("known", None)
+    # the same relay met at another address is known by its key
+    assert p.check_relay_key("10.0.0.2", 7000, a) == ("known", None)
+    assert p.settings["relay_keys"] == {a.hex(): ["192.168.1.5:7468", "10.0.0.2:7000"]}
+    # another key at a pinned address: the old fingerprint beside the new, nothing replaced
+    assert p.check_relay_key("192.168.1.5", 7468, b) == ("changed", fingerprint(a))
+    assert p.check_relay_key("192.168.1.5", 7468, b) == ("changed", fingerprint(a))
+    assert not p.relay_key_met(b)
+    # a relay that gives no key is unknown, never a first visit
+    assert p.check_relay_key("192.168.1.5", 7468, None) == ("unknown", None)
+    assert p.check_relay_key("192.168.1.9", 7468, None) == ("unknown", None)
+    # accepting replaces the pin for that address only
+    p.pin_relay_key("192.168.1.5", 7468, b)
+    assert Profile(tmp_path).check_relay_key("192.168.1.5", 7468, b) == ("known", None)
+    assert p.check_relay_key("10.0.0.2", 7000, a) == ("known", None)
+    assert p.check_relay_key("192.168.1.5", 7468, a) == ("known", None)   # a's key, met before
+
+
+def test_a_fingerprint_remembered_by_an_older_version_still_counts(tmp_path):
+    from bonanza.core.signing import fingerprint
+    a, b = b"a" * 32, b"b" * 32
+    p = Profile(tmp_path)
+    p.settings["relays"] = {"192.168.1.5:7468": fingerprint(a)}
+    assert p.check_relay_key("192.168.1.5", 7468, b) == ("changed", fingerprint(a))
+    assert p.check_relay_key("192.168.1.5", 7468, a) == ("known", None)
+    assert p.settings["relays"] == {} and p.relay_key_met(a)
 
 
 def test_the_joiners_records_hold_her_own_score(tmp_path):

@@ -113,16 +113,25 @@ def test_a_still_table_drops_to_the_idle_frame_rate(app):
     assert scene.animating()                        # the urgent clock pulses
 
 
-def test_a_desync_is_told_to_the_player(app):
+def test_a_desync_leaves_the_table_for_the_untrusted_screen(app):
+    """A move that does not add up is not played on: the table gives way to the "cannot be
+    trusted" screen in the player's language, the seat is forgotten and nothing recorded."""
     from bonanza.client.scenes.table import TableScene
     conn = LostRelay()
-    app.push(TableScene(app, conn))
+    scene = TableScene(app, conn)
+    scene.code = "ABCDE"
+    app.profile.remember_table("ABCDE", "127.0.0.1", 7468, "token")
+    app.push(scene)
     app.step(1 / 60)
-    conn.inbox.append({"type": "desync", "message": "move 7: the state hash does not match"})
+    conn.inbox.append({"type": "desync", "message": "move 7: the state hash does not match",
+                       "code": "records", "shown": None})
     lang.set_language("nl")
     app.step(1 / 60)
-    assert app.toast.visible and app.toast.text == lang.t("error.desync")
-    assert "tafel" in app.toast.text
+    assert type(app.scene).__name__ == "UntrustedScene" and app.scene.code == "records"
+    assert conn.closed and "ABCDE" not in app.profile.running_tables()
+    assert lang.t("untrusted.title") == "Dit spel is niet te vertrouwen"
+    key(app, pygame.K_RETURN)
+    assert type(app.scene).__name__ == "TitleScene"
 
 
 def test_a_waiting_lobby_idles_and_redraws_when_the_relay_speaks(app):

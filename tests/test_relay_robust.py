@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bonanza.client.relay_client import RelayError
-from bonanza.relay.framing import pack_frame
+from bonanza.core.wire import encode_frame
 from bonanza.relay.server import Limits
 from tests.relay_harness import ManualClock, connect, play_turn_step, running_relay, two_at_a_table
 
@@ -84,9 +84,9 @@ async def _raw(relay, data: bytes, hello: bool, frames_end: bool = True, limit: 
     the relay always refuses and closes."""
     reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
     if hello:
-        writer.write(pack_frame({"type": "hello", "version": 1}))
+        writer.write(encode_frame({"type": "hello", "version": 1}))
     writer.write(data)
-    writer.write(pack_frame(LAST) if frames_end else bytes(relay.limits.max_frame + 4))
+    writer.write(encode_frame(LAST) if frames_end else bytes(relay.limits.max_frame + 4))
     got = b""
     last = {"type": "pong", "rid": LAST["rid"]}
     loop = asyncio.get_running_loop()
@@ -145,7 +145,7 @@ KEYS = ["name", "seats", "turn_seconds", "ruleset", "contribution", "code", "seq
     min_size=1, max_size=6))
 def test_random_msgpack_values(world, errors, msgs):
     try:
-        data = b"".join(pack_frame(m) for m in msgs)
+        data = b"".join(encode_frame(m) for m in msgs)
     except (OverflowError, ValueError, TypeError):
         return
     got = world.run(_raw(world.relay, data, hello=True))
@@ -163,14 +163,14 @@ def test_bad_frames_close_only_that_connection(errors):
             await a.create_table("Ana", 2, 30)
             for data in (struct.pack(">I", 10 ** 6) + b"x" * 10,    # oversized: refused unread
                          struct.pack(">I", 0),                          # empty
-                         pack_frame([1, 2, 3]),                         # not a map
-                         pack_frame({"type": 7}),                       # no string type
-                         pack_frame({"type": "launch_missiles"}),       # unknown type
+                         encode_frame([1, 2, 3]),                         # not a map
+                         encode_frame({"type": 7}),                       # no string type
+                         encode_frame({"type": "launch_missiles"}),       # unknown type
                          struct.pack(">I", 3) + b"\xc1\xc1\xc1"):       # not msgpack
                 got = await _raw(relay, data, hello=True)
                 assert [m["type"] for m in got] == ["welcome", "error"], data
                 assert got[1]["code"] == "bad_message"
-            got = await _raw(relay, pack_frame({"type": "list_tables"}), hello=False)
+            got = await _raw(relay, encode_frame({"type": "list_tables"}), hello=False)
             assert [m.get("code") for m in got] == ["bad_message"]
             # a seated client's junk closes its connection only
             b = await connect(relay)
@@ -216,7 +216,7 @@ def test_hello_deadline_and_idle_timeout():
             t0 = time.monotonic()
             await good.wait_until(lambda: any(m["type"] == "ping" for m in good.events._queue), 10)
             reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
-            writer.write(pack_frame({"type": "hello", "version": 1}))
+            writer.write(encode_frame({"type": "hello", "version": 1}))
             data = await asyncio.wait_for(reader.read(), 10)   # returns at EOF: closed for idling
             assert b"ping" in data
             assert good.connected and time.monotonic() - t0 < 10
@@ -236,12 +236,12 @@ def test_slow_reader_does_not_delay_the_others():
             sock = socket.socket()
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
             sock.connect(("127.0.0.1", relay.port))
-            sock.sendall(pack_frame({"type": "hello", "version": 1}))
-            sock.sendall(pack_frame({"type": "join", "code": code, "name": "Slow",
+            sock.sendall(encode_frame({"type": "hello", "version": 1}))
+            sock.sendall(encode_frame({"type": "join", "code": code, "name": "Slow",
                                      "contribution": b"s" * 32}))
             await a.wait_until(lambda: len(a.table["players"]) == 3)
             for _ in range(40):    # fills its buffers with answers it never reads
-                sock.sendall(pack_frame({"type": "list_tables"}))
+                sock.sendall(encode_frame({"type": "list_tables"}))
             await a.start()
             slow_seat = 2
             latencies = []
@@ -270,10 +270,10 @@ def test_bad_rids_are_refused_not_stripped():
     async def main():
         async with running_relay() as relay:
             reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
-            writer.write(pack_frame({"type": "hello", "version": 1, "rid": 1}))
+            writer.write(encode_frame({"type": "hello", "version": 1, "rid": 1}))
             for bad in ("x" * 65, {"a": 1}, 1.5, [1]):
-                writer.write(pack_frame({"type": "ping", "rid": bad}))
-            writer.write(pack_frame({"type": "ping", "rid": 2}))
+                writer.write(encode_frame({"type": "ping", "rid": bad}))
+            writer.write(encode_frame({"type": "ping", "rid": 2}))
             got = []
             while len(got) < 6:
                 head = await asyncio.wait_for(reader.readexactly(4), 10)

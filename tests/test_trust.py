@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import struct
 
-import msgpack
 import pytest
 
 from bonanza.core import signing
@@ -19,7 +17,6 @@ from bonanza.core.dice import commitment
 from bonanza.core.game import allowed, apply, new_game, standings
 from bonanza.core.log import MAGIC, chain_next, chain_start, pack, parse_log, setup_from_header
 from bonanza.core.verify import verify_bytes
-from bonanza.core.wire import encode_frame as pack_frame
 from tests.relay_harness import connect, play_to_end, running_relay, two_at_a_table
 
 
@@ -173,25 +170,8 @@ def test_a_forger_with_keys_of_their_own_is_named_by_them(table_log):
 async def _proxy(relay_port: int, rewrite, back=None) -> asyncio.AbstractServer:
     """A TCP proxy on 127.0.0.1 that passes frames both ways, letting ``rewrite`` change
     the client's messages and ``back`` the relay's."""
-    async def pipe(reader, writer, change):
-        try:
-            while True:
-                head = await reader.readexactly(4)
-                (n,) = struct.unpack(">I", head)
-                body = await reader.readexactly(n)
-                msg = msgpack.unpackb(body, raw=False)
-                if change is not None:
-                    msg = change(msg)
-                writer.write(pack_frame(msg))
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            writer.close()
-
-    async def handle(cr, cw):
-        rr, rw = await asyncio.open_connection("127.0.0.1", relay_port)
-        asyncio.ensure_future(pipe(cr, rw, rewrite))
-        asyncio.ensure_future(pipe(rr, cw, back))
-    return await asyncio.start_server(handle, "127.0.0.1", 0)
+    from tests.relay_harness import frame_proxy
+    return await frame_proxy(relay_port, rewrite, back)
 
 
 def test_a_proxy_that_changes_a_contribution_is_caught_before_the_first_roll():

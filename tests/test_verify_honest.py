@@ -260,3 +260,13 @@ def test_the_plain_output_says_the_same_facts_in_two_lines():
 def test_facts_of_an_invalid_log_vouch_for_nothing_else():
     v = verify_bytes(golden("forged-die"))
     assert set(facts(v)) == {"verdict", "code", "detail"}
+
+
+def test_the_fingerprint_vector_in_the_rules_doc():
+    import re
+
+    from bonanza.core import signing
+    doc = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    key = re.search(r"^fingerprint_key = ([0-9a-f]{64})$", doc, re.M).group(1)
+    shown = re.search(r"^fingerprint_of_key = (.+)$", doc, re.M).group(1)
+    assert signing.fingerprint(bytes.fromhex(key)) == shown == RELAY

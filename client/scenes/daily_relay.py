@@ -23,7 +23,14 @@ from bonanza.core.settings import MAX_NAME
 from .. import theme
 from ..daily_relay_memory import add_pending, pending_logs, remember_relay, remove_pending
 from ..i18n import format_date
-from ..relay_notes import handle_relay_error
+from ..relay_notes import (
+    RelayKeyNote,
+    ask_about_changed_key,
+    handle_relay_error,
+    leave_untrusted,
+    note_relay_key,
+    relay_key_line,
+)
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 
@@ -73,6 +80,7 @@ class DailyRelayScene(Scene):
         self.failed = False
         self.asked_logs: set[str] = set()
         self.saved_dates: list[str] = []
+        self.relay_key: RelayKeyNote | None = None
         if result is None:
             self.button("play", (190, 600, 320, 56), lambda: self.t("daily.relay.play_as", name=self.name), size=21)
             self.button("together", (530, 600, 320, 56), lambda: self.t("daily.relay.together"),
@@ -100,12 +108,22 @@ class DailyRelayScene(Scene):
         return True
 
     def on_press(self, id):
+        note = self.relay_key
+        if id in ("play", "together") and note is not None and note.seen == "changed":
+            ask_about_changed_key(self, note, self.host, self.port,
+                                  lambda ok: self._key_answered(ok, id))
+            return
         if id == "play":
             self.play()
         elif id == "together":
             self.together()
         elif id == "back":
             self.back()
+
+    def _key_answered(self, accepted: bool, id: str) -> None:
+        if accepted and self.relay_key is not None:
+            self.relay_key = self.relay_key._replace(seen="known", old=None)
+            self.on_press(id)
 
     def together(self) -> None:
         """Open a daily table on this relay: friends join by its code (or find it on the
@@ -136,6 +154,8 @@ class DailyRelayScene(Scene):
         if not self.asked and self.conn.status == "connected":
             self.asked = True
             self.conn.send({"type": "daily_info", "name": self.name, "rid": "daily_info"})
+        if self.relay_key is None and self.conn.status == "connected":
+            self.relay_key = note_relay_key(self, self.conn, self.host, self.port)
         msgs = self.conn.poll()
         if msgs:
             self.app.dirty = True   # redraw now; a still lobby otherwise idles at the low frame rate
@@ -153,6 +173,9 @@ class DailyRelayScene(Scene):
                 self.starting = False
                 if self.info is None:
                     self.app.show(self.t("error.cannot_connect", host=self.host, port=self.port), "error")
+            elif kind == "desync":
+                leave_untrusted(self, msg)
+                return
             elif kind == "started" and self.result is None:
                 self.start_game()
                 return
@@ -242,6 +265,11 @@ class DailyRelayScene(Scene):
             self.draw_result_card(surface)
         self.draw_board(surface)
         self.draw_closed(surface)
+        if self.relay_key is not None:     # whose key signs the day's games
+            L = self.layout
+            draw_text(surface, relay_key_line(self.t, self.relay_key), L.rect((140, 664, 1000, 24)),
+                      L.font_px(15), theme.TEXT_ON_FELT_SOFT
+                      if self.relay_key.seen in ("new", "known") else theme.GOLD, align="center")
         self.draw_widgets(surface)
 
     def draw_fingerprint(self, surface, y: float, px: int = 20) -> float:

@@ -29,19 +29,12 @@ from ..actions import Action
 from ..dice_view import DiceView
 from ..i18n import format_decimal
 from ..sheet_view import SheetView
-from ..texts import box_key
+from ..texts import box_key, short_hex
 from ..turn_input import TurnInput
 from ..widgets import Celebration, ProgressBar, draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 
 EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
-
-
-def short_hex(b: bytes | None, n: int = 24) -> str:
-    if not b:
-        return "–"
-    h = b.hex()[:n]
-    return " ".join(h[i:i + 4] for i in range(0, len(h), 4)) + "…"
 
 
 def verdict_options(advice, limit: int = 3) -> list[tuple]:
@@ -632,12 +625,15 @@ class GameScene(Scene):
         """The dice's fingerprint, shown from the start (the seed itself comes at the end)."""
         return None
 
+    def fingerprint_line(self, commit: bytes) -> str:
+        return self.t("game.fingerprint", fingerprint=short_hex(commit))
+
     def draw_fingerprint(self, surface) -> None:
         commit = self.commitment()
         if commit is None:
             return
         L = self.layout
-        draw_text(surface, self.t("game.fingerprint", fingerprint=short_hex(commit)),
+        draw_text(surface, self.fingerprint_line(commit),
                   L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15),
                   theme.TEXT_ON_FELT_SOFT, align="center")
 

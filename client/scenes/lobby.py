@@ -26,7 +26,16 @@ from bonanza.core.settings import (
 from .. import actions as A
 from .. import sprites, theme
 from ..relay_address import port_number
-from ..relay_notes import handle_relay_error, note_relay_key, refusal_text
+from ..relay_notes import (
+    RelayKeyNote,
+    ask_about_changed_key,
+    handle_relay_error,
+    leave_untrusted,
+    note_relay_key,
+    refusal_text,
+    relay_key_line,
+)
+from ..texts import short_hex
 from ..widgets import draw_text, shadowed_panel
 from .base import Scene
 
@@ -344,7 +353,8 @@ class LobbyScene(Scene):
         self.button("leave", (700, 620, 260, 56), lambda: self.t("lobby.leave"), style="secondary", size=20)
         self.focus_id = "start"
         self.waited = 0.0
-        self.relay_key: tuple[str, str] | None = None   # (fingerprint, new/known/changed)
+        self.relay_key: RelayKeyNote | None = None
+        self.asking = False          # the changed-key question is open; the request waits
         self.was_host: bool | None = None                # hosting when we last looked
 
     @property
@@ -362,6 +372,20 @@ class LobbyScene(Scene):
     def _note_relay_key(self) -> None:
         if self.relay_key is None:
             self.relay_key = note_relay_key(self, self.conn, self.address, self.port)
+
+    def _key_answered(self, accepted: bool) -> None:
+        self.asking = False
+        if not accepted:
+            self.leave()           # nothing was sent: the relay never saw us sit down
+            return
+        if self.relay_key is not None:
+            self.relay_key = self.relay_key._replace(seen="known", old=None)
+
+    def sat_down_commitment(self) -> bytes | None:
+        """The dice commitment the table showed when this seat sat down (the game's
+        header must carry it; the table shows it again at the start)."""
+        client = getattr(self.conn, "client", None)
+        return getattr(client, "sat_down_commitment", None)
 
     def is_host(self) -> bool:
         t = self.table
@@ -395,11 +419,19 @@ class LobbyScene(Scene):
 
     def update(self, dt):
         super().update(dt)
-        if self.request is not None and self.conn.status == "connected":
-            self.conn.send(self.request)
-            self.request = None
         if self.conn.status == "connected":
             self._note_relay_key()
+        if self.asking:
+            return
+        if self.request is not None and self.conn.status == "connected" and self.relay_key is not None:
+            if self.relay_key.seen == "changed":
+                # another key where this player met a relay before: ask before sitting down
+                self.asking = True
+                ask_about_changed_key(self, self.relay_key, self.address, self.port,
+                                      self._key_answered)
+                return
+            self.conn.send(self.request)
+            self.request = None
         if self.conn.table is None:
             self.waited += dt
             if self.waited > CONNECT_TIMEOUT and self.conn.status != "connected":
@@ -430,6 +462,9 @@ class LobbyScene(Scene):
                 return
             elif kind == "table":
                 self._note_host()
+            elif kind == "desync":
+                leave_untrusted(self, msg)
+                return
             elif kind == "started" or (kind in ("resumed", "watching")
                                        and self.conn.state is not None):
                 self.app.switch("table", self.conn, relay=self.relay)
@@ -484,12 +519,16 @@ class LobbyScene(Scene):
         info = f"{rules} · {self.t('lobby.turn_time_value', seconds=t.get('turn_seconds') or 60)}"
         draw_text(surface, info, L.rect((140, 172, 1000, 30)), L.font_px(18), theme.TEXT_ON_FELT_SOFT,
                   align="center")
+        commit = self.sat_down_commitment()
+        if commit is not None:     # what the dice are bound to; the table shows it again
+            draw_text(surface, self.t("lobby.commitment", fingerprint=short_hex(commit)),
+                      L.rect((140, 200, 1000, 24)), L.font_px(16), theme.GOLD, align="center")
         if self.relay_key is not None:
-            fp, seen = self.relay_key
-            draw_text(surface, self.t("lobby.relay_key", fingerprint=fp) + " · "
-                      + self.t("lobby.relay_key_" + seen),
+            seen = self.relay_key.seen
+            draw_text(surface, relay_key_line(self.t, self.relay_key),
                       L.rect((140, 590, 1000, 26)), L.font_px(15),
-                      theme.TEXT_ON_FELT_SOFT if seen != "changed" else theme.GOLD, align="center")
+                      theme.TEXT_ON_FELT_SOFT if seen in ("new", "known") else theme.GOLD,
+                      align="center")
         seats = self.seats_view()
         if len(seats) == 2:
             tbl = L.rect((340, 220, 600, 370))

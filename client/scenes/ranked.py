@@ -11,7 +11,14 @@ from bonanza.core.settings import DEFAULT_PORT, DEFAULT_RULESET
 from .. import theme
 from ..i18n import format_duration
 from ..relay_address import port_number
-from ..relay_notes import handle_relay_error, note_relay_key
+from ..relay_notes import (
+    RelayKeyNote,
+    ask_about_changed_key,
+    handle_relay_error,
+    leave_untrusted,
+    note_relay_key,
+    relay_key_line,
+)
 from ..widgets import draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 
@@ -38,7 +45,7 @@ class RankedScene(Scene):
         self.result = result
         self.starting = False
         self.asked = False
-        self.relay_key: tuple[str, str] | None = None    # (fingerprint, new/known/changed)
+        self.relay_key: RelayKeyNote | None = None
         self.focus_id = "play" if conn is not None else "connect"
 
     # ---------------------------------------------------------- the relay
@@ -81,10 +88,20 @@ class RankedScene(Scene):
     def play(self) -> None:
         if self.conn is None:      # Play is enabled only while connected
             return
+        note = self.relay_key
+        if note is not None and note.seen == "changed":    # ask before the run starts
+            host, port = self._target()
+            ask_about_changed_key(self, note, host, port or 0, self._key_answered)
+            return
         self.starting = True
         self.conn.send({"type": "ranked_play", "name": self.app.profile.name,
                         "ruleset": DEFAULT_RULESET,
                         "hints": bool(self.app.profile.settings.get("show_hints"))})
+
+    def _key_answered(self, accepted: bool) -> None:
+        if accepted and self.relay_key is not None:
+            self.relay_key = self.relay_key._replace(seen="known", old=None)
+            self.play()
 
     def update(self, dt):
         super().update(dt)
@@ -114,6 +131,9 @@ class RankedScene(Scene):
                 self.app.show(self.t("error.cannot_connect", host=host, port=port), "error", 6.0)
                 self.conn = None
                 return
+            elif kind == "desync":
+                leave_untrusted(self, msg)
+                return
             elif kind == "started":
                 host, port = self._target()
                 self.app.switch("ranked_game", self.conn, host, port)
@@ -136,6 +156,10 @@ class RankedScene(Scene):
         if not self.app.profile.has_name:     # a board needs a name: say where to set it
             draw_text(surface, self.t("ranked.need_name"), L.rect((60, 420, 570, 30)),
                       L.font_px(17), theme.GOLD, bold=True)
+        if self.relay_key is not None:     # the board is only as good as the key that signs it
+            draw_text(surface, relay_key_line(self.t, self.relay_key), L.rect((60, 600, 570, 26)),
+                      L.font_px(15), theme.TEXT_ON_FELT_SOFT
+                      if self.relay_key.seen in ("new", "known") else theme.GOLD)
         card = L.rect((680, 110, 540, 480))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         hints = self.app.profile.settings.get("show_hints")
@@ -164,11 +188,6 @@ class RankedScene(Scene):
             draw_text(surface, self.tn("ranked.attempts", e["attempts"]),
                       L.rect((1080, y, 120, 30)), L.font_px(15), theme.INK_SOFT, align="right")
             y += 34
-        if self.relay_key is not None:
-            fp, seen = self.relay_key
-            draw_text(surface, self.t("lobby.relay_key", fingerprint=fp) + " · "
-                      + self.t("lobby.relay_key_" + seen), L.rect((60, 600, 570, 26)),
-                      L.font_px(15), theme.TEXT_ON_FELT_SOFT if seen != "changed" else theme.GOLD)
         mine = self.info.get("attempts")
         if isinstance(mine, int):
             draw_text(surface, self.tn("ranked.your_attempts", mine), L.rect((704, 548, 492, 30)),

@@ -34,6 +34,8 @@ SCENES: dict[str, str] = {
     "charts": "charts:ChartsScene",
     "rules": "rules:RulesScene",
     "settings": "settings:SettingsScene",
+    "untrusted": "untrusted:UntrustedScene",
+    "relay_key_changed": "relay_key_changed:RelayKeyChangedScene",
 }
 
 

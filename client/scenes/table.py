@@ -17,7 +17,7 @@ from bonanza.core.match import NO_HOLD
 from .. import actions as A
 from .. import fonts, sprites, theme
 from ..i18n import format_date
-from ..relay_notes import handle_relay_error
+from ..relay_notes import handle_relay_error, leave_untrusted
 from ..texts import box_key
 from ..widgets import draw_text
 from .game_base import GameScene
@@ -248,7 +248,8 @@ class TableScene(GameScene):
                     # (Escape) now goes back to the menu instead of waiting for an answer
                     self.app.show(self.t("table.disconnected"), "error", 6.0)
             elif kind == "desync":
-                self.app.show(self.t("error.desync"), "error", 10.0)
+                leave_untrusted(self, msg)      # not played on, not recorded
+                return
             elif kind == "end":
                 self.finish(msg)
                 return
@@ -379,6 +380,13 @@ class TableScene(GameScene):
     def commitment(self):
         header = self.conn.client.header if self.conn.client else None
         return ((header or {}).get("dice") or {}).get("commit")
+
+    def fingerprint_line(self, commit: bytes) -> str:
+        """The fingerprint, and (for a seat) that it is the one the lobby showed when this
+        player sat down — the client library refused the game otherwise."""
+        line = super().fingerprint_line(commit)
+        sat = getattr(self.conn.client, "sat_down_commitment", None)
+        return line + " · " + self.t("table.fingerprint_as_sat_down") if sat == commit else line
 
     # ---------------------------------------------------------- win chances
     def win_chances(self):

@@ -1,0 +1,445 @@
+"""Journals: every running game on disk as it happens, so a relay that stops (a crash, a
+kill, a restart) resumes each game where it was.  docs/journal.md is the format.
+
+``<data>/journal/<CODE>.journal`` holds the game's entries (the table and its header, then
+each move record's logged bytes, then the end), appended as they happen; the table's
+sealed secrets (its seed, the seats' resume tokens) are in ``<CODE>.secret`` beside it,
+readable by the relay's user only, and never sent to anyone.  Appends reach the operating
+system at once (a killed process loses nothing); a group commit makes them durable
+(``fdatasync`` at most every COMMIT_EVERY seconds, on a worker thread), and a game's end is
+made durable before its players are told.
+
+On start ``restore`` reads every journal back: a torn or damaged last entry (a write cut
+short) is dropped, never trusted; the game is folded again through ``core.match``
+(``Match.resumed`` checks chain, moves, dice and state hashes) and the table resumes:
+seats, tokens, bots, and a fresh full turn on the clock.  A finished journal becomes the
+finished log.  A game that can never resume (its day is over, its journal is damaged)
+ends as given up by the relay, and a daily attempt it held is given back to the player.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import struct
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import msgpack
+
+from bonanza.core.log import pack
+from bonanza.core.match import Match
+from bonanza.core.records import MoveRecord
+
+from .connection import Conn
+from .services import RelayServices
+from .tables import Slot, Table
+
+Host = RelayServices[Conn, Table, Slot]   # what restoring uses of the relay
+
+log = logging.getLogger("bonanza.relay")
+
+FRAME = struct.Struct(">II")     # an entry's length and the CRC-32 of its body
+COMMIT_EVERY = 0.025             # seconds: the group commit's longest wait
+SUFFIX, SECRET = ".journal", ".secret"
+DAY_OVER = "the day of this daily game was over when the relay came back"
+DAMAGED = "the relay could not read this game back after a restart"
+
+
+def frame(body: bytes) -> bytes:
+    return FRAME.pack(len(body), zlib.crc32(body)) + body
+
+
+def read_entries(data: bytes) -> tuple[list[dict], int]:
+    """The entries of a journal and the length of its sound part.  The first entry that
+    is cut short or does not match its CRC ends the journal: it is what a crash tore
+    off the end (a write that never finished), and nothing after it is trusted."""
+    out: list[dict] = []
+    pos = 0
+    while pos + FRAME.size <= len(data):
+        n, crc = FRAME.unpack_from(data, pos)
+        start = pos + FRAME.size
+        body = data[start:start + n]
+        if len(body) < n or zlib.crc32(body) != crc:
+            break
+        try:
+            entry = msgpack.unpackb(body, raw=False, strict_map_key=True)
+        except Exception:
+            break
+        if not isinstance(entry, dict):
+            break
+        out.append(entry)
+        pos = start + n
+    return out, pos
+
+
+def table_entry(table: Table) -> dict:
+    """What a journal says of its table (everything but the secrets)."""
+    match = table.started_match
+    return {"kind": "table", "code": table.code, "mode": table.mode, "ruleset": table.ruleset,
+            "nseats": table.nseats, "turn_seconds": table.turn_seconds, "bots": table.bots,
+            "daily_date": table.daily_date, "ranked_id": table.ranked_id,
+            "host": table.host.index if table.host is not None else None,
+            "seats": [{"name": s.name, "kind": s.kind, "policy": s.policy, "key": s.key}
+                      for s in table.slots],
+            "header": match.log.header}
+
+
+class Journal:
+    """One running game's journal."""
+
+    def __init__(self, book: "Journals", code: str, fd: int):
+        self.book = book
+        self.code = code
+        self.fd: int | None = fd
+        self.pending = bytearray()   # what the disk refused so far (retried at each commit)
+        self.done = False
+
+    def _append(self, body: bytes) -> None:
+        data = frame(body)
+        if self.pending:
+            self.pending += data     # keep the order: after what is still waiting
+        else:
+            self.pending = bytearray(data)
+        self.write_pending()
+        self.book.dirty(self)
+
+    def write_pending(self) -> bool:
+        """Hand what is waiting to the operating system; False when the disk refused."""
+        while self.pending and self.fd is not None:
+            try:
+                n = os.write(self.fd, self.pending)
+            except OSError as e:
+                self.book.failed(e)
+                return False
+            del self.pending[:n]
+        return True
+
+    def moved(self, encoded_record: bytes) -> None:
+        self._append(pack({"kind": "move", "record": encoded_record}))
+
+    def ended(self, log_file: str | None) -> None:
+        self._append(pack({"kind": "end", "file": log_file}))
+        self.book.commit_now(self)
+        if log_file is not None and not self.pending:
+            self.book.close(self, remove=True)   # the finished log is the record now
+        # else: the journal stays, holding the end; the next start writes the log
+
+
+@dataclass
+class Found:
+    """A journal read back from disk."""
+    code: str
+    entries: list[dict]
+    secret: dict | None
+    sound: int                   # the length of its sound part (a torn tail cut off)
+    table: dict = field(default_factory=dict)
+
+
+class Journals:
+    """``<data>/journal``: the relay's journals and their group commit."""
+
+    def __init__(self, folder: Path, on_disk_error: Callable[[OSError | None], None]):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.on_disk_error = on_disk_error
+        self.open: dict[str, Journal] = {}
+        self._dirty: dict[Journal, None] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._syncing: list[Journal] = []
+        self.failing = False
+        self.commits = 0
+
+    # ------------------------------------------------------------ writing
+    def opened(self, table: Table) -> Journal | None:
+        code = table.code
+        secret = {"seed": table.seed,
+                  "tokens": [s.token for s in table.slots]}
+        try:
+            self._write_secret(code, pack(secret))
+            fd = os.open(self.folder / f"{code}{SUFFIX}",
+                         os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+        except OSError as e:
+            self.failed(e)
+            return None
+        j = self.open[code] = Journal(self, code, fd)
+        j._append(pack(table_entry(table)))
+        return j
+
+    def _write_secret(self, code: str, data: bytes) -> None:
+        path = self.folder / f"{code}{SECRET}"
+        tmp = path.with_suffix(".secret-new")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+
+    def dirty(self, j: Journal) -> None:
+        self._dirty[j] = None
+        if self._timer is None and not self._syncing:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:      # no loop (a table driven synchronously): at once
+                self.commit_now(j)
+                return
+            self._timer = loop.call_later(COMMIT_EVERY, self._commit)
+
+    def _commit(self) -> None:
+        """The group commit: every journal written since the last one, made durable on a
+        worker thread (the event loop never waits for the disk)."""
+        self._timer = None
+        batch = [j for j in self._dirty if j.fd is not None and not j.done]
+        self._dirty.clear()
+        batch = [j for j in batch if j.write_pending()]
+        if not batch:
+            return
+        self._syncing = batch
+        fds = [j.fd for j in batch if j.fd is not None]
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(None, _sync_all, fds)
+        fut.add_done_callback(self._committed)
+
+    def _committed(self, fut: asyncio.Future) -> None:
+        batch, self._syncing = self._syncing, []
+        self.commits += 1
+        err = fut.exception()
+        if err is not None:
+            self.failed(err if isinstance(err, OSError) else None)
+        else:
+            self.recovered()
+        for j in batch:
+            if j.done and j.fd is not None:     # closed while its sync ran
+                os.close(j.fd)
+                j.fd = None
+        if self._dirty:
+            self._timer = asyncio.get_running_loop().call_later(COMMIT_EVERY, self._commit)
+
+    def commit_now(self, j: Journal) -> None:
+        """Make ``j`` durable now (a game's end, before its players are told)."""
+        self._dirty.pop(j, None)
+        if j.fd is None or not j.write_pending():
+            return
+        try:
+            os.fdatasync(j.fd)
+        except OSError as e:
+            self.failed(e)
+
+    def close(self, j: Journal, remove: bool = False) -> None:
+        j.done = True
+        self.open.pop(j.code, None)
+        self._dirty.pop(j, None)
+        if remove:
+            self.remove(j.code)
+        if j.fd is not None and j not in self._syncing:
+            os.close(j.fd)
+            j.fd = None
+
+    def remove(self, code: str) -> None:
+        for suffix in (SUFFIX, SECRET):
+            try:
+                os.unlink(self.folder / f"{code}{suffix}")
+            except FileNotFoundError:
+                pass
+
+    def flush(self) -> None:
+        """Everything written and durable now (the relay is stopping)."""
+        for j in list(self.open.values()):
+            self.commit_now(j)
+
+    def close_all(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.flush()
+        for j in list(self.open.values()):
+            self._syncing = [s for s in self._syncing if s is not j]
+            self.close(j)
+
+    # ------------------------------------------------------------ the disk's health
+    def failed(self, err: OSError | None) -> None:
+        if not self.failing:
+            self.failing = True
+        self.on_disk_error(err)
+
+    def recovered(self) -> None:
+        if self.failing:
+            self.failing = False
+            self.on_disk_error(None)
+
+    # ------------------------------------------------------------ reading back
+    def found(self) -> list[Found]:
+        """Every journal on disk, read (torn tails dropped, cut off on disk too)."""
+        out = []
+        for path in sorted(self.folder.glob(f"*{SUFFIX}")):
+            code = path.name[:-len(SUFFIX)]
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                log.error("cannot read the journal %s: %s", path.name, e.strerror or e)
+                continue
+            entries, sound = read_entries(data)
+            if sound < len(data):
+                log.warning("journal %s: dropped a torn last entry (%d bytes)", path.name,
+                            len(data) - sound)
+            try:
+                secret = msgpack.unpackb((self.folder / f"{code}{SECRET}").read_bytes(),
+                                         raw=False)
+            except Exception:
+                secret = None
+            f = Found(code, entries, secret if isinstance(secret, dict) else None, sound)
+            if entries and entries[0].get("kind") == "table":
+                f.table = entries[0]
+            out.append(f)
+        return out
+
+    def keep_open(self, found: list[Found], today: str) -> tuple[set, set]:
+        """The daily attempts ((date, name)) and ranked runs (ids) the journals will
+        resume: the stores leave these open when they expire what a previous run held."""
+        daily, ranked = set(), set()
+        for f in found:
+            t = f.table
+            if t.get("daily_date") == today:
+                daily |= {(today, s["name"]) for s in t.get("seats", []) if s["kind"] == "human"}
+            if t.get("ranked_id") is not None:
+                ranked.add(t["ranked_id"])
+        return daily, ranked
+
+    def adopt(self, table: Table, f: Found) -> None:
+        """A restored table goes on writing the journal it was read from, after its
+        sound part (a torn tail is cut off)."""
+        path = self.folder / f"{table.code}{SUFFIX}"
+        os.truncate(path, f.sound)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        table.journal = self.open[table.code] = Journal(self, table.code, fd)
+
+
+def _sync_all(fds: list[int]) -> None:
+    for fd in fds:
+        os.fdatasync(fd)
+
+
+# ---------------------------------------------------------------- restoring tables
+def restore(relay: Host, journals: Journals, found: list[Found]) -> dict[str, int]:
+    """Resume every journaled game on ``relay`` (started, not yet serving).  Returns
+    counts: resumed, finished (journals that already held their end), ended (by the
+    relay), damaged."""
+    counts = {"resumed": 0, "finished": 0, "ended": 0, "damaged": 0}
+    today = relay.clock.today()
+    for f in found:
+        end = next((e for e in f.entries[1:] if e.get("kind") == "end"), None)
+        if end is not None and end.get("file") is not None:
+            # finished, its log and results written; only the journal's removal was cut off
+            journals.remove(f.code)
+            counts["finished"] += 1
+            continue
+        try:
+            table = _table(relay, f)
+        except Exception as e:   # damaged beyond the torn tail: never trusted
+            log.error("journal %s cannot be resumed (%s); set aside", f.code, e)
+            _set_aside(relay, journals, f)
+            counts["damaged"] += 1
+            continue
+        ended = end is not None
+        relay.tables[table.code] = table
+        for s in table.slots:
+            if s.token is not None:
+                relay.tokens[s.token] = s
+        journals.adopt(table, f)
+        match = table.started_match
+        table._new_turn()
+        if ended or match.state.over:
+            table.finish()
+            counts["finished"] += 1
+        elif table.daily_date is not None and table.daily_date != today:
+            _end_by_relay(relay, table, DAY_OVER)
+            counts["ended"] += 1
+        else:
+            table._after()
+            counts["resumed"] += 1
+    return counts
+
+
+def _table(relay: Host, f: Found) -> Table:
+    t, secret = f.table, f.secret
+    if not t or secret is None:
+        raise ValueError("no table entry" if not t else "its secrets are missing")
+    seed = secret["seed"]
+    records: list[MoveRecord] = []
+    for e in f.entries[1:]:
+        if e.get("kind") == "move":
+            encoded = e["record"]
+            rec = msgpack.unpackb(encoded, raw=False)
+            if pack(rec) != encoded:
+                raise ValueError("a record is not in its logged encoding")
+            records.append(rec)
+    table = Table(relay, t["code"], t["mode"], t["ruleset"], t["nseats"], t["turn_seconds"], seed)
+    table.bots = t["bots"]
+    table.daily_date = t["daily_date"]
+    table.ranked_id = t["ranked_id"]
+    table.restored = True
+    tokens = secret.get("tokens") or []
+    header = t["header"]
+    for i, s in enumerate(t["seats"]):
+        slot = Slot(table, s["name"], s["kind"], policy=s["policy"], key=s["key"])
+        slot.contribution = header["dice"].get("contributions", [None] * len(t["seats"]))[i] \
+            if header["dice"]["scheme"] == "commit" else None
+        slot.token = tokens[i] if i < len(tokens) else None
+        table.slots.append(slot)
+    table.reindex()
+    if t["host"] is not None:
+        table.host = table.slots[t["host"]]
+    stamp: Callable[[], float] | None = None
+    now = relay.clock.now()
+    if table.mode == "ranked":
+        # the run's time goes on from its last stamp: the relay's downtime is not the player's
+        last_ms = records[-1].get("at", 0) if records else 0
+        began = now - last_ms / 1000
+        clock = relay.clock
+        stamp = lambda: max(0, round((clock.now() - began) * 1000))  # noqa: E731
+        table.started_at = began
+    elif table.daily_date is not None:
+        table.started_at = now
+    table.match = Match.resumed(header, records, seed, signer=relay.signer, stamp=stamp)
+    return table
+
+
+def _end_by_relay(relay: Host, table: Table, why: str) -> None:
+    """The game ends as given up by the relay (recorded in the end's meta); a daily
+    attempt it held is given back: the relay failed, not the player."""
+    table.ended_by = why
+    match = table.started_match
+    for s in table.slots:
+        if not match.state.over and not match.state.has_given_up(s.index):
+            table.give_up(s.index, "away")
+    table.finish()
+    if table.daily_date is not None:
+        for s in table.slots:
+            if s.kind == "human":
+                relay.daily.return_attempt(table.daily_date, s.name)
+
+
+def _set_aside(relay: Host, journals: Journals, f: Found) -> None:
+    """A journal that cannot be resumed moves to ``journal/damaged`` (kept for a person to
+    look at); a daily attempt it held is given back."""
+    t = f.table
+    if t.get("daily_date"):
+        for s in t.get("seats", []):
+            if s.get("kind") == "human":
+                relay.daily.return_attempt(t["daily_date"], s["name"])
+    aside = journals.folder / "damaged"
+    aside.mkdir(exist_ok=True)
+    for suffix in (SUFFIX, SECRET):
+        try:
+            os.replace(journals.folder / f"{f.code}{suffix}", aside / f"{f.code}{suffix}")
+        except OSError:
+            pass
+
+
+__all__ = ["Journals", "Journal", "Found", "restore", "read_entries", "frame"]

@@ -1,0 +1,209 @@
+"""Games outlive the relay's process: a real relay (``python -m bonanza.relay``) killed with
+SIGKILL mid-game and started again on the same data folder resumes every table, daily
+attempt and ranked run from its journal; a torn last journal entry is dropped."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from bonanza.client.relay_client import RelayClient
+from bonanza.core.verify import verify_bytes
+from bonanza.relay.journal import frame, read_entries
+from tests.relay_harness import play_to_end, play_turn_step
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(coro, limit: float = 120):
+    return asyncio.run(asyncio.wait_for(coro, limit))
+
+
+class Child:
+    """A relay in its own process on 127.0.0.1, on ``data``."""
+
+    def __init__(self, data: Path):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.p = subprocess.Popen([sys.executable, "-m", "bonanza.relay", "--port", "0",
+                                   "--data", str(data), "--bot-delay", "0",
+                                   "--discovery-port", "0"],
+                                  stdout=subprocess.PIPE, env=env)
+        assert self.p.stdout is not None
+        line = self.p.stdout.readline().decode()
+        assert line.startswith("listening on 127.0.0.1:"), line
+        self.port = int(line.rsplit(":", 1)[1])
+
+    def kill(self) -> None:
+        self.p.send_signal(signal.SIGKILL)
+        self.p.wait(10)
+
+    def stop(self) -> None:
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+
+
+async def _steps(clients: list[RelayClient], n: int) -> None:
+    """``n`` moves, each by the client whose turn it is; every client sees each."""
+    for _ in range(n):
+        mover = next(c for c in clients if c.my_turn)
+        await play_turn_step(mover)
+        for c in clients:
+            await c.wait_until(lambda c=c: c.seq == mover.seq)
+
+
+def _attempts(data: Path) -> list[tuple]:
+    db = sqlite3.connect(data / "daily.sqlite3")
+    try:
+        return db.execute("SELECT name, score, gave_up FROM attempts ORDER BY name").fetchall()
+    finally:
+        db.close()
+
+
+def _runs(data: Path) -> list[tuple]:
+    db = sqlite3.connect(data / "ranked.sqlite3")
+    try:
+        return db.execute("SELECT name, score, gave_up FROM runs").fetchall()
+    finally:
+        db.close()
+
+
+def test_sigkill_mid_game_then_every_game_resumes_and_ends(tmp_path):
+    relays = [Child(tmp_path)]
+    try:
+        async def before():
+            relay = relays[0]
+            a = await RelayClient.open("127.0.0.1", relay.port)
+            b = await RelayClient.open("127.0.0.1", relay.port)
+            joined = await a.create_table("Ana", 2, 90)
+            await b.join(joined["table"]["code"], "Ben")
+            await a.start()
+            for c in (a, b):
+                await c.wait_until(lambda c=c: c.header is not None)
+            d = await RelayClient.open("127.0.0.1", relay.port)
+            await d.daily_play("Cara")
+            await d.wait_until(lambda: d.header is not None)
+            r = await RelayClient.open("127.0.0.1", relay.port)
+            await r.ranked_play("Dan")
+            await r.wait_until(lambda: r.header is not None)
+            await _steps([a, b], 3)
+            await _steps([d], 4)
+            await _steps([r], 5)
+            return [a, b, d, r]
+
+        async def main():
+            clients = await before()
+            journals = sorted((tmp_path / "journal").glob("*.journal"))
+            assert len(journals) == 3
+            for s in (tmp_path / "journal").glob("*.secret"):
+                assert stat.S_IMODE(s.stat().st_mode) == 0o600
+            seqs = [c.seq for c in clients]
+            relays[0].kill()
+            relays.append(relay := await asyncio.to_thread(Child, tmp_path))
+            for c in clients:
+                resumed = await c.reconnect("127.0.0.1", relay.port)
+                assert resumed["type"] == "resumed" and resumed["restarted"] is True
+                secs = resumed["table"]["turn_seconds"]
+                if secs:                                  # a fresh full turn, announced
+                    assert resumed["clock"]["remaining"] > secs - 5
+            assert [c.seq for c in clients] == seqs
+            a, b, d, r = clients
+            await play_to_end([a, b], 120)
+            await play_to_end([d], 120)
+            await play_to_end([r], 120)
+            for c in (a, b, r):
+                assert c.verdict is not None and c.verdict.ok, c.verdict
+            for c in clients:
+                await c.close()
+
+        run(main(), 240)
+    finally:
+        relays[-1].stop()
+    logs = sorted((tmp_path / "logs").glob("*.bonanza"))
+    assert len(logs) == 3
+    for f in logs:
+        verdict = verify_bytes(f.read_bytes())
+        assert verdict.ok, (f.name, verdict)
+    assert not list((tmp_path / "journal").glob("*.journal"))
+    assert not list((tmp_path / "journal").glob("*.secret"))
+    (name, score, gave_up), = _attempts(tmp_path)      # counted once, finished
+    assert name == "Cara" and score is not None and gave_up is None
+    (name, score, gave_up), = _runs(tmp_path)
+    assert name == "Dan" and score is not None and gave_up is None
+
+
+def test_a_torn_last_entry_is_dropped(tmp_path):
+    relays = [Child(tmp_path)]
+    try:
+        async def main():
+            r = await RelayClient.open("127.0.0.1", relays[0].port)
+            await r.ranked_play("Eve")
+            await r.wait_until(lambda: r.header is not None)
+            await _steps([r], 4)
+            seq = r.seq
+            relays[0].kill()
+            path, = (tmp_path / "journal").glob("*.journal")
+            data = path.read_bytes()
+            entries, sound = read_entries(data)
+            assert sound == len(data) and len(entries) == 1 + seq
+            # a crash cut the next entry short: its frame is there, half its body is not
+            torn = frame(b"\x82\xa4kind\xa4move\xa6record\xc4\x10" + b"x" * 16)
+            path.write_bytes(data + torn[:len(torn) // 2])
+            relays.append(relay := await asyncio.to_thread(Child, tmp_path))
+            resumed = await r.reconnect("127.0.0.1", relay.port)
+            assert resumed["type"] == "resumed" and r.seq == seq
+            await play_to_end([r], 120)
+            assert r.verdict is not None and r.verdict.ok
+            await r.close()
+            assert not path.exists()     # finished: the log is the record now
+
+        run(main())
+    finally:
+        relays[-1].stop()
+
+
+@pytest.mark.parametrize("damage", ["middle", "secret"])
+def test_a_damaged_journal_is_set_aside_and_the_daily_attempt_given_back(tmp_path, damage):
+    relays = [Child(tmp_path)]
+    path = None
+    try:
+        async def main():
+            nonlocal path
+            d = await RelayClient.open("127.0.0.1", relays[0].port)
+            await d.daily_play("Fay")
+            await d.wait_until(lambda: d.header is not None)
+            await _steps([d], 3)
+            relays[0].kill()
+            path, = (tmp_path / "journal").glob("*.journal")
+            if damage == "secret":
+                path.with_suffix(".secret").unlink()
+            else:   # a move changed (and framed again): the fold refuses it, never trusts it
+                entries, _ = read_entries(path.read_bytes())
+                rec = msgpack.unpackb(entries[2]["record"])
+                rec["state"] = bytes(32)
+                entries[2]["record"] = msgpack.packb(rec)
+                path.write_bytes(b"".join(frame(msgpack.packb(e)) for e in entries))
+            relays.append(relay := await asyncio.to_thread(Child, tmp_path))
+            with pytest.raises(Exception):
+                await d.reconnect("127.0.0.1", relay.port)
+            c = await RelayClient.open("127.0.0.1", relay.port)
+            info = await c.daily_info("Fay")
+            assert info["played"] is False          # the relay failed, not the player
+            await c.close()
+            await d.close()
+
+        run(main())
+        assert path is not None and (tmp_path / "journal" / "damaged" / path.name).exists()
+    finally:
+        relays[-1].stop()
