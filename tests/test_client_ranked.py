@@ -83,7 +83,7 @@ def test_a_run_declared_without_hints_offers_no_advisor(app, artifacts):
         assert relay.ready.wait(15) and relay.port
         game = _ranked_game(app, relay, hints=False)
         assert game.conn.client.header["settings"] == {"hints": False}
-        assert not game.visible(game.widget("hints")) and not game.advisor_offered()
+        assert not game.visible(game.widget("hints")) and not game.hints_allowed()
         key(app, pygame.K_h)
         assert app.profile.settings["show_hints"] is False      # H did nothing
         app.profile.settings["show_hints"] = True               # not even the setting brings it
