@@ -205,6 +205,20 @@ class TableServices(Protocol[T_contra]):
         ...
 
 
+# ---------------------------------------------------------------- caps (caps.py)
+class RateBuckets(Protocol):
+    def take(self, kind: str, address: str | None, burst: float, every: float) -> bool: ...
+
+
+class AddressCount(Protocol[T_contra]):
+    def count(self, address: str | None) -> int: ...
+    def add(self, address: str | None, item: T_contra) -> None: ...
+
+
+class Notices(Protocol[T_contra]):
+    def changed(self, item: T_contra) -> None: ...
+
+
 # ---------------------------------------------------------------- what handlers use
 class RelayServices(TableServices[T], Protocol[C_contra, T, S]):
     """What the message handlers need: the table services, the relay's tables and seats
@@ -230,6 +244,19 @@ class RelayServices(TableServices[T], Protocol[C_contra, T, S]):
 
     @property
     def tokens(self) -> dict[str, S]: ...
+
+    @property
+    def buckets(self) -> RateBuckets: ...
+
+    @property
+    def ranked_running(self) -> AddressCount[T]: ...
+
+    @property
+    def watch_notices(self) -> Notices[T]: ...
+
+    def open_lobbies(self) -> list[T]:
+        """Tables not yet started, oldest first (without walking every table)."""
+        ...
 
     def free_conn(self, conn: C_contra) -> None: ...
 
