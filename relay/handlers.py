@@ -18,6 +18,7 @@ from bonanza.core.records import GameSettings, Intent, MoveType
 from bonanza.core.settings import (
     BOT_POLICIES,
     DAILY_RULESET,
+    DAILY_TURN_SECONDS,
     DEFAULT_BOT_POLICY,
     DEFAULT_RULESET,
     MAX_NAME,
@@ -614,9 +615,9 @@ def _daily_refusal(name: str, today: str, why: str | None) -> Refuse | None:
 def _daily_attempt(relay: Host, conn: Conn, name: str, today: str, record: bool = True) -> None:
     """Use ``name``'s one attempt of the day (at this address too, by default); with
     ``record=False`` only say whether it could be used."""
-    address = conn.address if relay.daily_per_address else None
-    why = (relay.daily.start_attempt(today, name, address) if record
-           else relay.daily.attempt_refusal(today, name, address))
+    once = relay.daily_per_address
+    why = (relay.daily.start_attempt(today, name, conn.address, once) if record
+           else relay.daily.attempt_refusal(today, name, conn.address, once))
     refusal = _daily_refusal(name, today, why)
     if refusal is not None:
         raise refusal
@@ -629,16 +630,17 @@ def _daily_start(relay: Host, table: Table, host: Slot) -> None:
     starts and no attempt is used."""
     date = table.daily_date
     assert date is not None
-    address = host.conn.address if relay.daily_per_address and host.conn is not None else None
-    refusal = _daily_refusal(host.name, date, relay.daily.attempt_refusal(date, host.name,
-                                                                          address))
+    once = relay.daily_per_address
+    address = host.conn.address if host.conn is not None else None
+    refusal = _daily_refusal(host.name, date,
+                             relay.daily.attempt_refusal(date, host.name, address, once))
     if refusal is not None:
         raise refusal
     for slot in [s for s in table.slots if s.kind == "human"]:
         conn = slot.conn
-        address = conn.address if relay.daily_per_address and conn is not None else None
+        address = conn.address if conn is not None else None
         refusal = _daily_refusal(slot.name, date,
-                                 relay.daily.start_attempt(date, slot.name, address))
+                                 relay.daily.start_attempt(date, slot.name, address, once))
         if refusal is None:
             continue
         if conn is not None:
@@ -670,8 +672,6 @@ def daily_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     _joined(conn, table, slot, rid)
     table.begin(match)
 
-
-DAILY_TURN_SECONDS = 60
 
 
 def daily_log(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
