@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from bonanza.client.relay_client import RelayClient  # noqa: E402
 from bonanza.core.rules import BOXES  # noqa: E402
-from tests.relay_harness import play_turn_step  # noqa: E402
+from tests.relay_harness import play_to_end, play_turn_step  # noqa: E402
 
 GAME_MOVES = 2 * len(BOXES) * 2      # two seats rolling once and writing, 13 rounds
 
@@ -82,12 +82,7 @@ async def run(args) -> None:
             resumed = time.perf_counter() - t0
             ok = sum(1 for pair in tables for c in pair if c.seq == args.moves)
             # one game played to its end, for the finished log's size beside the journal's
-            a, b = tables[0]
-            while a.end is None:
-                mover = a if a.my_turn else b
-                await play_turn_step(mover)
-                await a.wait_until(lambda: a.seq == mover.seq or a.end is not None)
-            await a.wait_until(lambda: a.end is not None)
+            await play_to_end(list(tables[0]), 120)
             logs = list((Path(data) / "logs").glob("*.bonanza"))
             log_size = logs[0].stat().st_size if logs else 0
             for pair in tables:
