@@ -4,6 +4,7 @@ end the results."""
 from __future__ import annotations
 
 from bonanza.core.match import Match
+from bonanza.core.settings import DEFAULT_RULESET
 
 from .. import actions as A
 from .. import lang, sprites, theme
@@ -20,9 +21,9 @@ class SoloGameScene(GameScene):
     give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
-                 mode: str = "solo"):
+                 mode: str = "solo", ruleset: str = DEFAULT_RULESET):
         if match is None:
-            match = new_solo_match(app.profile.name, seed_text=seed_text,
+            match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza"})
         self.match = match
         self.mode = mode
