@@ -1,4 +1,5 @@
-"""Advisor speed: table builds vs the yatzy-solver peer, advice latency, cache load, memory.
+"""Advisor speed: table builds vs the yatzy-solver peer, advice latency, cache load, memory;
+and for yatzy, every option's value against the peer's on random situations.
 
     python bench/advisor.py [--skip-peer]   (the peer: pip install -e '.[bench]')
 
@@ -47,6 +48,42 @@ def site_packages_mb() -> float | None:
     return total / 2 ** 20
 
 
+# The peer's names for the yatzy boxes whose names differ from ours.
+PEER_BOX = {"three_kind": "three_of_a_kind", "four_kind": "four_of_a_kind"}
+
+
+def compare_yatzy(peer, adv, n: int) -> None:
+    """Every option of ``n`` random yatzy situations (free boxes, a possible upper
+    total, dice, rolls left): our value against the peer's option value."""
+    from bonanza.core.advisor_tables import upper_sums
+    boxes = adv.ruleset.boxes
+    full = (1 << len(boxes)) - 1
+    rng = np.random.default_rng(28)
+    worst = 0.0
+    options = same_best = 0
+    for _ in range(n):
+        mask = int(rng.integers(0, full))
+        upper = int(rng.choice(sorted(upper_sums(mask & 63))))
+        dice = sorted(int(x) for x in rng.integers(1, 7, 5))
+        rolls = int(rng.integers(0, 3))
+        filled = ",".join(PEER_BOX.get(b, b) for i, b in enumerate(boxes) if mask >> i & 1)
+        situation = (f"dice {' '.join(map(str, dice))} | rolls {rolls} | upper {upper} | "
+                     f"filled {filled or '-'}")
+        theirs = dict(peer.option_values(situation))
+        advice = adv.advise_state(mask, upper, False, dice, rolls)
+        ours = {f"score {PEER_BOX.get(o.box, o.box)}": o.expected for o in advice.boxes}
+        ours.update({"keep " + (" ".join(map(str, h.hold)) or "-"): h.expected
+                     for h in advice.holds})
+        assert ours.keys() == theirs.keys(), (situation, sorted(ours), sorted(theirs))
+        for k, v in ours.items():
+            worst = max(worst, abs(v - theirs[k]))
+        options += len(ours)
+        same_best += max(ours.values()) - max(theirs.values()) == 0.0
+    print(f"yatzy advice vs the peer: {n} random situations, {options} options, largest "
+          f"difference {worst:.2e}; same best value in {same_best}/{n}")
+    assert worst <= 1e-6, "yatzy advice differs from the peer's"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--skip-peer", action="store_true")
@@ -62,11 +99,12 @@ def main(argv=None) -> int:
     build_values(RULESETS["yacht"])  # warm: imports, thread pool, page faults
     times = {}
     tables = {}
-    for name in ("bonanza", "yacht"):
+    for name in ("bonanza", "yacht", "yatzy"):
         t = time.perf_counter()
         tables[name] = build_values(RULESETS[name])
         times[name] = time.perf_counter() - t
-        print(f"build {name:8s}: {times[name]:.2f} s  expected {tables[name][0, 0, 0]:.7f}")
+        print(f"build {name:8s}: {times[name]:.2f} s  expected {tables[name][0, 0, 0]!r}  "
+              f"table {tables[name].nbytes / 2 ** 20:.0f} MiB")
     if not a.skip_peer:
         import yatzy_solver as ys
         t = time.perf_counter()
@@ -77,6 +115,14 @@ def main(argv=None) -> int:
         for name in ("bonanza", "yacht"):
             print(f"ratio ours/peer {name}: {times[name] / tp:.2f} (goal <= 1.0)")
         print(f"ratio ours/peer, bonanza first build in a fresh process: {fresh / tp:.2f}")
+        t = time.perf_counter()
+        peer_y = ys.Solver.build(ys.Variant("yatzy-scandinavian"))
+        tpy = time.perf_counter() - t
+        ev = peer_y.state_value("upper 0 | filled -")
+        print(f"build peer yatzy-scandinavian: {tpy:.2f} s  expected {ev!r}")
+        print(f"ratio ours/peer yatzy: {times['yatzy'] / tpy:.2f} (goal <= 1.0); expected "
+              f"differs by {abs(tables['yatzy'][0, 0, 0] - ev):.2e} (goal <= 1e-6)")
+        compare_yatzy(peer_y, Advisor(RULESETS["yatzy"], tables["yatzy"]), 3000)
 
     with tempfile.TemporaryDirectory() as d:
         advisor_cache.save(RULESETS["bonanza"], tables["bonanza"], d)
@@ -91,7 +137,7 @@ def main(argv=None) -> int:
 
     print(f"site-packages of this environment: {site_packages_mb():.0f} MB")
     mem = sum(v.nbytes for v in tables.values())
-    print(f"memory, both tables: {mem / 2 ** 20:.1f} MiB")
+    print(f"memory, all three tables: {mem / 2 ** 20:.1f} MiB")
 
     adv = Advisor(RULESETS["bonanza"], tables["bonanza"])
     rng = np.random.default_rng(1)

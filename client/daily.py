@@ -20,12 +20,17 @@ if TYPE_CHECKING:
 
 RULESET = "yacht"
 REFUSAL_ALREADY_PLAYED = "daily_already_played"
+REFUSAL_DISK_FULL = "disk_full"          # the attempt could not be kept: not used, try again
+REFUSAL_NOT_SAVED = "not_saved"          # another write error: likewise
 
 # i18n keys for the daily screen, in the order to show them
 EXPLAIN_KEY = "daily.explain"            # how the dice are made (public derivation of the date)
 ONE_ATTEMPT_KEY = "daily.one_attempt"
 RULESET_KEY = "daily.ruleset"
 ALREADY_PLAYED_KEY = "daily.already_played"
+REFUSAL_KEYS = {REFUSAL_ALREADY_PLAYED: ALREADY_PLAYED_KEY,
+                REFUSAL_DISK_FULL: "daily.disk_full",
+                REFUSAL_NOT_SAVED: "daily.not_saved"}
 EXPLAIN_KEYS = (EXPLAIN_KEY, ONE_ATTEMPT_KEY, RULESET_KEY)
 
 
@@ -58,12 +63,24 @@ def status_key(store: Store, date_iso: str) -> str | None:
 
 
 def start_offline_daily(store: Store, name: str, date_iso: str) -> Match | str:
-    """Begin the day's one attempt and return its Match, or the refusal code
-    ``"daily_already_played"`` (shown as ``daily.already_played``)."""
+    """Begin the day's one attempt and return its Match, or a refusal code
+    (``REFUSAL_KEYS`` gives the key to show): ``"daily_already_played"``, or
+    ``"disk_full"`` / ``"not_saved"`` when the attempt could not be kept (then it is not
+    used, and the dice are not dealt: they would be seen without the attempt counting)."""
+    from .store import StoreError
     check_date(date_iso)
-    if not store.begin_daily(date_iso):
+    try:
+        begun = store.begin_daily(date_iso)
+    except StoreError as e:
+        return REFUSAL_DISK_FULL if e.full else REFUSAL_NOT_SAVED
+    if not begun:
         return REFUSAL_ALREADY_PLAYED
     return Match.create_daily(date_iso, name, meta={"date": date_iso})
+
+
+def refusal_key(code: str | None) -> str:
+    """The i18n key that tells the player why the daily did not start."""
+    return REFUSAL_KEYS.get(code or "", "daily.not_saved")
 
 
 def explain_keys() -> tuple[str, ...]:

@@ -213,9 +213,12 @@ class Profile:
         """Persist; returns an error text key on failure (never raises)."""
         if self.store is None:
             return None
+        from .store import StoreError
         try:
             self.store.save_profile(name=self._name, language=self.language or "",
                                     settings=dict(self.settings))
+        except StoreError as e:
+            return "profile.disk_full" if e.full else "error.data_not_writable"
         except Exception:
             return "error.data_not_writable"
         return None

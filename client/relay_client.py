@@ -445,8 +445,8 @@ class RelayConnection:
     the current ``seq`` is filled in, when the message lacks them.
     """
 
-    RETRY_EVERY = 2.0
-    RETRY_FOR = 60.0
+    RETRY_EVERY = 2.0            # the longest wait between tries (they start at 0.25 s)
+    RETRY_FOR = 120.0            # a relay restarting comes back well within this
 
     def __init__(self, host: str, port: int, client: str = "bonanza-client",
                  auto_resume: bool = True, signer: signing.Signer | None = None):
@@ -455,6 +455,10 @@ class RelayConnection:
         self.auto_resume = auto_resume
         self.status = "connecting"
         self.error: str | None = None
+        # The relay said it is restarting / the seat came back after a relay restart: the
+        # game goes on (its journal), which the window says instead of "Disconnected".
+        self.restarting = False
+        self.restarted = False
         self._inbox: queue.Queue = queue.Queue()
         self._client_name = client
         self.client: RelayClient | None = None
@@ -478,6 +482,8 @@ class RelayConnection:
             self._inbox.put({"type": "status", "status": status})
 
     def _on_message(self, msg: dict) -> None:
+        if msg.get("type") == "restarting":
+            self.restarting = True
         if msg.get("type") != "disconnected":
             self._inbox.put(msg)
         else:
@@ -515,12 +521,15 @@ class RelayConnection:
         self._set_status("reconnecting")
         loop = asyncio.get_running_loop()
         until = loop.time() + self.RETRY_FOR
+        wait = 0.25
         c = self.client
         assert c is not None         # made before the first connection
         while loop.time() < until and not self._stop.is_set():
             self._lost.clear()
             try:
-                await c.reconnect()
+                resumed = await c.reconnect()
+                self.restarted = bool(resumed.get("restarted"))
+                self.restarting = False
                 self._set_status("connected")
                 return True
             except RelayError as e:
@@ -528,7 +537,8 @@ class RelayConnection:
                 return False
             except (OSError, ConnectionError, asyncio.TimeoutError):
                 try:
-                    await asyncio.wait_for(self._stop.wait(), self.RETRY_EVERY)
+                    await asyncio.wait_for(self._stop.wait(), wait)
+                    wait = min(self.RETRY_EVERY, wait * 2)   # back off
                 except asyncio.TimeoutError:
                     pass
         return False

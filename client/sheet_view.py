@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from bonanza.core.rules import BOXES, UPPER_BOXES
+from bonanza.core.rules import RULESETS, Ruleset
 
 from . import actions as A
 from . import fonts, lang, theme
@@ -12,22 +12,28 @@ from .actions import Action
 from .marks import status_mark
 from .widgets import draw_text, ellipsize, shadowed_panel
 
-# rows: (kind, key)
-ROWS = ([("box", b) for b in UPPER_BOXES]
-        + [("sum", "upper"), ("sum", "bonus")]
-        + [("box", b) for b in BOXES[6:]]
-        + [("sum", "joker"), ("sum", "total")])
 HEADER_H = 44
 
 
+def _rows(rs: Ruleset, joker_row: bool) -> list:
+    """rows: (kind, key): the upper boxes, their sum and bonus, the lower boxes, the total."""
+    return ([("box", b) for b in rs.layout.upper]
+            + [("sum", "upper"), ("sum", "bonus")]
+            + [("box", b) for b in rs.layout.lower]
+            + ([("sum", "joker")] if joker_row else []) + [("sum", "total")])
+
+
+ROWS = _rows(RULESETS["bonanza"], True)    # the classic sheet, when no ruleset is known
+
+
 def rows_for(ruleset) -> list:
-    """The sheet's rows under ``ruleset`` (a name or a Ruleset): no joker row without a joker."""
+    """The sheet's rows under ``ruleset`` (a name or a Ruleset): its own boxes, and no joker
+    row without a joker."""
     name = getattr(ruleset, "name", ruleset)
     if name is None:
         return list(ROWS)
-    from bonanza.core.rules import RULESETS
     rs = RULESETS[name] if isinstance(ruleset, str) else ruleset
-    return [r for r in ROWS if rs.joker or r != ("sum", "joker")]
+    return _rows(rs, rs.joker)
 COUNT_SECONDS = 0.5          # a written box counts up to its points
 
 

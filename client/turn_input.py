@@ -8,7 +8,7 @@ Escape, a roll or another box cancels it.
 from __future__ import annotations
 
 from bonanza.core.game import GameState, allowed, check_write
-from bonanza.core.rules import BOXES, preview
+from bonanza.core.rules import preview
 
 REGISTER, SCRATCH = "register", "scratch"
 
@@ -63,7 +63,7 @@ class TurnInput:
             return []
         if state.dice is not None:
             return list(allowed(state))
-        return [b for b in BOXES if state.sheets[state.active].is_free(b)]
+        return list(state.sheets[state.active].free_boxes())
 
     def move(self, state: GameState, step: int) -> None:
         """Move the selection over the boxes that can be written now."""
@@ -72,11 +72,12 @@ class TurnInput:
             return
         self.pending = None
         if self.selection not in free:
-            if self.selection in BOXES:
-                i = BOXES.index(self.selection)
-                after = [b for b in free if BOXES.index(b) > i]
+            order = state.ruleset.layout.index
+            if self.selection in order:
+                i = order[self.selection]
+                after = [b for b in free if order[b] > i]
                 self.selection = (after[0] if after else free[0]) if step > 0 else (
-                    ([b for b in free if BOXES.index(b) < i] or free)[-1])
+                    ([b for b in free if order[b] < i] or free)[-1])
             else:
                 self.selection = free[0] if step > 0 else free[-1]
             return

@@ -11,7 +11,7 @@ Queries recompute one state's turn from the table with numpy, using exactly
 the float64 operations of the builder's kernel, so a query agrees bit for bit
 with the table (``advise(sheet, None, ...)`` returns the stored value).
 
-Ties are broken deterministically: boxes by higher expected, then ``BOXES``
+Ties are broken deterministically: boxes by higher expected, then sheet
 order; holds by higher expected, then the sorted hold tuple.
 """
 from __future__ import annotations
@@ -26,27 +26,21 @@ import numpy as np
 
 from . import advisor_cache
 from .advisor_tables import (
-    BONANZA_BOX,
     CHILDREN,
     COUNTS,
     FACE,
     FIRST_ROLL,
-    FULL_MASK,
     IS_YACHT,
-    JOKER_POINTS,
     MULTISET_INDEX,
     NUM_MULTISETS,
     PARENTS,
-    POINTS,
     SIZE_START,
+    sheet_tables,
     upper_sums,
 )
 from .rules import (
     BONANZA_POINTS,
-    BOX_INDEX,
-    BOXES,
     MAX_ROLLS,
-    NUM_BOXES,
     NUM_DICE,
     Ruleset,
     Sheet,
@@ -86,10 +80,8 @@ def _flag_matters(ruleset: Ruleset) -> bool:
 
 
 # ---------------------------------------------------------------- per-state numpy
-_POINTS_T = np.ascontiguousarray(POINTS.T.astype(np.float64))   # [box, roll]
 _COUNTS_T = np.ascontiguousarray(COUNTS.T)                       # [face-1, roll]
 _ROWS6 = np.arange(6)[:, None]
-_IS_BONANZA_ROLL = POINTS[:, BONANZA_BOX] == BONANZA_POINTS
 _COUNT_POINTS = np.arange(NUM_DICE + 1)[None, :] * np.arange(1, 7)[:, None]  # [face-1, count]
 _YACHT_ROWS = tuple(np.flatnonzero(IS_YACHT).tolist())
 # Parent lists padded with a sentinel slot holding -inf.
@@ -101,7 +93,9 @@ def box_values(ruleset: Ruleset, V: np.ndarray, mask: int, u: int, flag: int) ->
     """Best (box + bonuses + future) value of each of the 252 rolls with no
     roll left, in state (mask, u, flag).  Same operations as the kernel."""
     t = ruleset.upper_threshold
-    free = [i for i in range(NUM_BOXES) if not mask >> i & 1]
+    st = sheet_tables(ruleset)
+    yb = st.yacht_box
+    free = [i for i in range(st.num_boxes) if not mask >> i & 1]
     up = [f for f in free if f < 6]
     low = [b for b in free if b >= 6]
     parts = []
@@ -115,18 +109,20 @@ def box_values(ruleset: Ruleset, V: np.ndarray, mask: int, u: int, flag: int) ->
     if low:
         la = np.array(low)
         nxt = V[mask | (1 << la), u, flag]
-        part = _POINTS_T[la] + nxt[:, None]
-        if BONANZA_BOX in low:
-            j = low.index(BONANZA_BOX)
-            part[j] = _POINTS_T[BONANZA_BOX] + np.where(
-                _IS_BONANZA_ROLL, V[mask | 1 << BONANZA_BOX, u, 1 if _flag_matters(ruleset) else 0],
-                V[mask | 1 << BONANZA_BOX, u, 0])
+        points_t = st.points_t
+        part = points_t[la] + nxt[:, None]
+        if yb in low:
+            j = low.index(yb)
+            part[j] = points_t[yb] + np.where(
+                st.points[:, yb] == BONANZA_POINTS,
+                V[mask | 1 << yb, u, 1 if _flag_matters(ruleset) else 0],
+                V[mask | 1 << yb, u, 0])
         parts.append(part)
     allv = parts[0] if len(parts) == 1 else np.concatenate(parts)
     best: np.ndarray = allv.max(axis=0)
-    if ruleset.joker and mask >> BONANZA_BOX & 1:
+    if ruleset.joker and mask >> yb & 1:
         extra = ruleset.extra_bonus if flag else 0
-        lower = [b for b in range(6, NUM_BOXES) if not mask >> b & 1]
+        lower = [b for b in range(6, st.num_boxes) if not mask >> b & 1]
         for r in _YACHT_ROWS:
             f = int(FACE[r]) - 1
             if not mask >> f & 1:
@@ -134,7 +130,7 @@ def box_values(ruleset: Ruleset, V: np.ndarray, mask: int, u: int, flag: int) ->
                 bon = ruleset.upper_bonus if raw >= t and u < t else 0
                 best[r] = float(5 * (f + 1) + bon + extra) + V[mask | 1 << f, min(raw, t), flag]
                 continue
-            vals = ([float(int(JOKER_POINTS[r, b]) + extra) + V[mask | 1 << b, u, flag]
+            vals = ([float(int(st.joker_points[r, b]) + extra) + V[mask | 1 << b, u, flag]
                      for b in lower] if lower else
                     [float(0 + 0 + extra) + V[mask | 1 << g, u, flag]
                      for g in range(6) if not mask >> g & 1])
@@ -185,7 +181,8 @@ class Advisor:
 
     def __init__(self, ruleset: Ruleset, values: np.ndarray):
         t = ruleset.upper_threshold
-        if values.shape != (FULL_MASK + 1, t + 1, 2):
+        self.tables = sheet_tables(ruleset)
+        if values.shape != (self.tables.full_mask + 1, t + 1, 2):
             raise ValueError("value table has the wrong shape")
         self.ruleset = ruleset
         self.values = values
@@ -218,13 +215,14 @@ class Advisor:
 
     # -- state helpers
     def _state(self, filled_mask: int, upper: int, bonanza_50: bool) -> tuple[int, int, int]:
-        if not isinstance(filled_mask, (int, np.integer)) or not 0 <= filled_mask <= FULL_MASK:
-            raise ValueError("filled mask must be a 13-bit box set")
+        st = self.tables
+        if not isinstance(filled_mask, (int, np.integer)) or not 0 <= filled_mask <= st.full_mask:
+            raise ValueError(f"filled mask must be a {st.num_boxes}-bit box set")
         filled_mask = int(filled_mask)
-        if bonanza_50 and not filled_mask >> BONANZA_BOX & 1:
-            raise ValueError("the Bonanza box can only hold 50 once it is filled")
+        if bonanza_50 and not filled_mask >> st.yacht_box & 1:
+            raise ValueError(f"the {self.ruleset.yacht_box.capitalize()} box can only hold 50 once it is filled")
         if upper not in upper_sums(filled_mask & 63):
-            filled = [b for i, b in enumerate(BOXES[:6]) if filled_mask >> i & 1]
+            filled = [b for i, b in enumerate(self.ruleset.boxes[:6]) if filled_mask >> i & 1]
             raise ValueError(f"upper total {upper} is impossible with filled upper boxes "
                              f"{', '.join(filled) or '(none)'}")
         flag = 1 if bonanza_50 and _flag_matters(self.ruleset) else 0
@@ -256,8 +254,11 @@ class Advisor:
 
     # -- queries
     def advise(self, sheet: Sheet, dice: Sequence[int] | None, rolls_left: int) -> Advice:
+        if sheet.layout is not self.ruleset.layout:
+            raise ValueError(f"not a {self.ruleset.name} sheet")
         return self.advise_state(sheet.filled_mask(), sheet.upper_sum,
-                                 sheet.get("bonanza") == BONANZA_POINTS, dice, rolls_left)
+                                 sheet.get(self.ruleset.yacht_box) == BONANZA_POINTS, dice,
+                                 rolls_left)
 
     def advise_state(self, filled_mask: int, upper: int, bonanza_50: bool,
                      dice: Sequence[int] | None, rolls_left: int) -> Advice:
@@ -265,7 +266,8 @@ class Advisor:
         if dice is None:
             return Advice(float(self.values[mask, u, flag]), [], [])
         dice = check_dice(dice)
-        if mask == FULL_MASK:
+        st = self.tables
+        if mask == st.full_mask:
             raise ValueError("the sheet is complete: no box is free")
         if type(rolls_left) is not int or not 0 <= rolls_left <= MAX_ROLLS - 1:
             raise ValueError(f"rolls left must be 0 to {MAX_ROLLS - 1}, got {rolls_left!r}")
@@ -274,27 +276,28 @@ class Advisor:
         # A stand-in sheet with the same free boxes and Bonanza content lets the
         # rules decide allowed boxes, points and the extra bonus.
         scores = tuple(None if not mask >> i & 1 else
-                       (BONANZA_POINTS if i == BONANZA_BOX and bonanza_50 else 0)
-                       for i in range(NUM_BOXES))
-        sheet = Sheet(scores)
+                       (BONANZA_POINTS if i == st.yacht_box and bonanza_50 else 0)
+                       for i in range(st.num_boxes))
+        sheet = Sheet(scores, 0, rs.layout)
+        index = rs.layout.index
         extra = extra_bonus_for(rs, sheet, dice)
         V = self.values
         boxes = []
         for box in allowed_boxes(rs, sheet, dice):
-            i = BOX_INDEX[box]
+            i = index[box]
             pts = points(rs, sheet, dice, box)
             nm = mask | 1 << i
             if i < 6:
                 raw = u + pts
                 bon = rs.upper_bonus if raw >= t and u < t else 0
                 exp = float(pts + bon + extra) + V[nm, min(raw, t), flag]
-            elif i == BONANZA_BOX:
+            elif i == st.yacht_box:
                 nflag = 1 if pts == BONANZA_POINTS and _flag_matters(rs) else 0
                 exp = float(pts + extra) + V[nm, u, nflag]
             else:
                 exp = float(pts + extra) + V[nm, u, flag]
             boxes.append(BoxOption(box, int(pts), float(exp)))
-        boxes.sort(key=lambda o: (-o.expected, BOX_INDEX[o.box]))
+        boxes.sort(key=lambda o: (-o.expected, index[o.box]))
         holds: list[HoldOption] = []
         expected = boxes[0].expected
         if rolls_left > 0:

@@ -29,24 +29,21 @@ from typing import Callable
 import numpy as np
 
 from .advisor_tables import (
-    BONANZA_BOX,
     CHILDREN,
     COUNTS,
     FACE,
     FIRST_ROLL,
-    FULL_MASK,
     IS_YACHT,
-    JOKER_POINTS,
     MULTISETS,
     NUM_MULTISETS,
     NUM_ROLLS,
     PARENTS,
-    POINTS,
     SIZE_START,
     no_bonus_floor,
+    sheet_tables,
     upper_reachable,
 )
-from .rules import BONANZA_POINTS, MAX_ROLLS, NUM_BOXES, NUM_DICE, Ruleset
+from .rules import BONANZA_POINTS, MAX_ROLLS, NUM_DICE, Ruleset
 
 CHUNK = 512  # states per chunk: a chunk's working arrays stay near the CPU caches
 
@@ -61,7 +58,8 @@ def layer_states(ruleset: Ruleset) -> list[np.ndarray]:
     no longer reach the threshold are represented by one state at the floor
     (see ``no_bonus_floor``)."""
     t = ruleset.upper_threshold
-    masks = np.arange(FULL_MASK + 1)
+    st = sheet_tables(ruleset)
+    masks = np.arange(st.full_mask + 1)
     reach = upper_reachable(t)[masks & 63]                               # [mask, u]
     lo = np.array([no_bonus_floor(um, t) for um in range(64)])[masks & 63][:, None]
     us = np.arange(t + 1)[None, :]
@@ -69,7 +67,7 @@ def layer_states(ruleset: Ruleset) -> list[np.ndarray]:
     keep = np.where(us > lo, reach, (us == lo) & below)
     mk, uk = np.nonzero(keep)
     if flag_matters(ruleset):
-        two = (mk >> BONANZA_BOX & 1).astype(bool)
+        two = (mk >> st.yacht_box & 1).astype(bool)
         rep = np.where(two, 2, 1)
         mk, uk = np.repeat(mk, rep), np.repeat(uk, rep)
         fl = np.zeros(len(mk), dtype=np.int64)
@@ -77,8 +75,8 @@ def layer_states(ruleset: Ruleset) -> list[np.ndarray]:
     else:
         fl = np.zeros(len(mk), dtype=np.int64)
     rows = np.stack([mk, uk, fl], axis=1).astype(np.int32)
-    count = np.array([bin(m).count("1") for m in range(FULL_MASK + 1)])[mk]
-    return [rows[count == n] for n in range(NUM_BOXES + 1)]
+    count = np.array([bin(m).count("1") for m in range(st.full_mask + 1)])[mk]
+    return [rows[count == n] for n in range(st.num_boxes + 1)]
 
 
 def fill_floor(values: np.ndarray, states: np.ndarray, threshold: int) -> None:
@@ -122,71 +120,94 @@ for _s in range(1, NUM_DICE + 1):
 _RCOUNTS = COUNTS[_ROLL_OF]
 _PAIR_ROW = [(36 * p + 6 * _RCOUNTS[:, 2 * p] + _RCOUNTS[:, 2 * p + 1]).astype(np.intp)
              for p in range(3)]
-# Lower boxes: a box that scores 0 is worth its future exactly, and adding the
-# futures of the boxes that do score is harmless (their points are >= 0), so
-# a roll's best lower value is the max of a "scratch" row (best future of all
-# free lower boxes) and of "points + future" rows of the boxes that score.
-# Yacht rolls put 50 in the Bonanza box (future: flag set), so their scratch
-# row leaves the Bonanza box out.  Rolls with the same lower points share a
-# signature row.
-_LOWER = [b for b in range(6, NUM_BOXES) if b != BONANZA_BOX]
-_RPOINTS = POINTS[_ROLL_OF]
 _RYACHT = IS_YACHT[_ROLL_OF]
-_A_BOX: list[int] = []           # per points row: lower box (index into the futures, 7 = flag)
-_A_PTS: list[int] = []
-_A_AT: dict[tuple[int, int], int] = {}
-for _b in _LOWER:
-    for _v in sorted(set(_RPOINTS[:, _b].tolist()) - {0}):
-        _A_AT[_b, _v] = len(_A_BOX)
-        _A_BOX.append(_b - 6)
-        _A_PTS.append(_v)
-_A_AT[BONANZA_BOX, BONANZA_POINTS] = len(_A_BOX)
-_A_BOX.append(7)
-_A_PTS.append(BONANZA_POINTS)
-_A_SCR = len(_A_BOX)             # scratch row, all free lower boxes
-_A_SCR_NB = _A_SCR + 1           # scratch row without the Bonanza box (yacht rolls)
-_A_ROWS = _A_SCR_NB + 1
-_A_BOX_IDX = np.array(_A_BOX, dtype=np.intp)
-_A_PTS_COL = np.array(_A_PTS, dtype=np.float64)[:, None]
-_sigs: dict[tuple[int, ...], int] = {}
-_SIG_OF = np.empty(NUM_ROLLS, dtype=np.intp)
-for _j in range(NUM_ROLLS):
-    _key = (bool(_RYACHT[_j]),) + tuple(_RPOINTS[_j, 6:].tolist())
-    _SIG_OF[_j] = _sigs.setdefault(_key, len(_sigs))
-_SIG_SLOTS = 1 + max(sum(1 for v in k[1:] if v) for k in _sigs)
-_slots = np.empty((_SIG_SLOTS, len(_sigs)), dtype=np.intp)
-for _key, _i in _sigs.items():
-    _rows = [_A_SCR_NB if _key[0] else _A_SCR]
-    _rows += [_A_AT[b, v] for b, v in zip(range(6, NUM_BOXES), _key[1:]) if v]
-    _slots[:, _i] = _rows + [_rows[0]] * (_SIG_SLOTS - len(_rows))
-_SIG_IDX = _slots.ravel()
-_NSIG = len(_sigs)
-# Joker: the yacht roll rows and their faces (0-based), joker points per lower box.
-_Y_ROWS = np.flatnonzero(_RYACHT)
+_Y_ROWS = np.flatnonzero(_RYACHT)          # yacht roll rows and their faces (0-based)
 _Y_FACE = FACE[_ROLL_OF[_Y_ROWS]] - 1
-_Y_JOKER = JOKER_POINTS[_ROLL_OF[_Y_ROWS]][:, _LOWER].astype(np.int64)[:, :, None]
-_BOX_BITS = (1 << np.arange(NUM_BOXES, dtype=np.int64))[:, None]
-# Scratch rows inside the gather buffer while box values are made.
-_W_TMP = 0
-_W_PAIR = _W_TMP + NUM_ROLLS
-_W_A = _W_PAIR + 108
-_W_SLOT = _W_A + _A_ROWS
-_W_SIG = _W_SLOT + _SIG_SLOTS * _NSIG
-_G_ROWS = max([len(i) for i in _CHILD_IDX + _PARENT_IDX] + [_W_SIG + _NSIG])
+
+
+class _Plan:
+    """Where a sheet's lower boxes go in a chunk's gather buffer (one per sheet kind).
+
+    A box that scores 0 is worth its future exactly, and adding the futures of the
+    boxes that do score is harmless (their points are >= 0), so a roll's best lower
+    value is the max of a "scratch" row (best future of all free lower boxes) and of
+    "points + future" rows of the boxes that score.  Yacht rolls put 50 in the
+    yacht box (future: flag set), so their scratch row leaves that box out.  Rolls
+    with the same lower points share a signature row."""
+
+    def __init__(self, ruleset: Ruleset):
+        st = sheet_tables(ruleset)
+        nb = self.num_boxes = st.num_boxes
+        yb = self.yacht_box = st.yacht_box
+        self.nlow = nl = nb - 6                  # futures rows: lower boxes, then the flag's
+        self.lower = [b for b in range(6, nb) if b != yb]
+        rpoints = st.points[_ROLL_OF]
+        a_box: list[int] = []           # per points row: lower box (index into the futures, nl = flag)
+        a_pts: list[int] = []
+        a_at: dict[tuple[int, int], int] = {}
+        for b in self.lower:
+            for v in sorted(set(rpoints[:, b].tolist()) - {0}):
+                a_at[b, v] = len(a_box)
+                a_box.append(b - 6)
+                a_pts.append(v)
+        a_at[yb, BONANZA_POINTS] = len(a_box)
+        a_box.append(nl)
+        a_pts.append(BONANZA_POINTS)
+        self.a_scr = len(a_box)                  # scratch row, all free lower boxes
+        self.a_scr_nb = self.a_scr + 1           # scratch row without the yacht box (yacht rolls)
+        self.a_rows = self.a_scr_nb + 1
+        self.a_box_idx = np.array(a_box, dtype=np.intp)
+        self.a_pts_col = np.array(a_pts, dtype=np.float64)[:, None]
+        sigs: dict[tuple[int, ...], int] = {}
+        self.sig_of = np.empty(NUM_ROLLS, dtype=np.intp)
+        for j in range(NUM_ROLLS):
+            key = (int(_RYACHT[j]),) + tuple(rpoints[j, 6:].tolist())
+            self.sig_of[j] = sigs.setdefault(key, len(sigs))
+        self.sig_slots = 1 + max(sum(1 for v in k[1:] if v) for k in sigs)
+        slots = np.empty((self.sig_slots, len(sigs)), dtype=np.intp)
+        for key, i in sigs.items():
+            rows = [self.a_scr_nb if key[0] else self.a_scr]
+            rows += [a_at[b, v] for b, v in zip(range(6, nb), key[1:]) if v]
+            slots[:, i] = rows + [rows[0]] * (self.sig_slots - len(rows))
+        self.sig_idx = slots.ravel()
+        self.nsig = len(sigs)
+        # Joker: points per lower box of the yacht rolls.
+        self.y_joker = st.joker_points[_ROLL_OF[_Y_ROWS]][:, self.lower].astype(
+            np.int64)[:, :, None]
+        self.lower_fut = np.array([b - 6 for b in self.lower], dtype=np.intp)
+        self.box_bits = (1 << np.arange(nb, dtype=np.int64))[:, None]
+        # Scratch rows inside the gather buffer while box values are made.
+        self.w_tmp = 0
+        self.w_pair = self.w_tmp + NUM_ROLLS
+        self.w_a = self.w_pair + 108
+        self.w_slot = self.w_a + self.a_rows
+        self.w_sig = self.w_slot + self.sig_slots * self.nsig
+        self.g_rows = max([len(i) for i in _CHILD_IDX + _PARENT_IDX] + [self.w_sig + self.nsig])
+
+
+_plans: dict[tuple[object, ...], _Plan] = {}
+
+
+def _plan(ruleset: Ruleset) -> _Plan:
+    got = _plans.get(ruleset.sheet)
+    if got is None:
+        got = _plans[ruleset.sheet] = _Plan(ruleset)
+    return got
 
 
 class _Buffers:
     """One worker's scratch memory for chunks of up to ``size`` states; the
     views for any smaller chunk are C-contiguous too."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, g_rows: int):
         self.size = size
+        self.g_rows = g_rows
         self.k = np.empty((NUM_MULTISETS + 1) * size)
-        self.g = np.empty(_G_ROWS * size)
+        self.g = np.empty(g_rows * size)
 
     def views(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         return (self.k[:(NUM_MULTISETS + 1) * n].reshape(NUM_MULTISETS + 1, n),
-                self.g[:_G_ROWS * n].reshape(_G_ROWS, n))
+                self.g[:self.g_rows * n].reshape(self.g_rows, n))
 
 
 class _Solver:
@@ -199,6 +220,7 @@ class _Solver:
         self.t1 = V.shape[1]
         self.chunk = chunk
         self.fm = flag_matters(ruleset)
+        self.p = _plan(ruleset)
         self._local = threading.local()
         # Upper boxes by (face, count) and current upper total: the new total's
         # table offset (2 * capped total) and the points plus bonus.
@@ -216,7 +238,7 @@ class _Solver:
     def _buffers(self, n: int) -> _Buffers:
         bufs = getattr(self._local, "bufs", None)
         if bufs is None or bufs.size < n:
-            bufs = self._local.bufs = _Buffers(max(n, self.chunk))
+            bufs = self._local.bufs = _Buffers(max(n, self.chunk), self.p.g_rows)
         return bufs
 
     # -- one chunk
@@ -294,54 +316,61 @@ class _Solver:
     def _box_values(self, m: np.ndarray, u: np.ndarray, fl: np.ndarray, E: np.ndarray,
                     G: np.ndarray) -> None:
         """E[r, s]: best (box + bonuses + future) of roll row r in state s."""
+        P = self.p
         flat = self.flat
         n = len(m)
-        filled = (m[None, :] & _BOX_BITS) != 0                              # [13, n]
-        base = ((m[None, :] | _BOX_BITS) * self.t1) * 2 + fl[None, :]        # [13, n]
+        nl = P.nlow
+        yb = P.yacht_box
+        filled = (m[None, :] & P.box_bits) != 0                             # [boxes, n]
+        base = ((m[None, :] | P.box_bits) * self.t1) * 2 + fl[None, :]      # [boxes, n]
         # Upper boxes: per (face, count) points + bonus + future, -inf if filled.
         vg = flat[base[:6, None, :] + np.take(self.up_off, u, axis=1).reshape(6, 6, n)]
         vup = np.take(self.up_imm, u, axis=1).reshape(6, 6, n)
         vup += vg
         np.copyto(vup, -np.inf, where=filled[:6, None, :])
-        pair = G[_W_PAIR:_W_PAIR + 108].reshape(3, 6, 6, n)
+        pair = G[P.w_pair:P.w_pair + 108].reshape(3, 6, 6, n)
         for p in range(3):
             np.maximum(vup[2 * p][:, None, :], vup[2 * p + 1][None, :, :], out=pair[p])
-        pair = G[_W_PAIR:_W_PAIR + 108]
-        tmp = G[_W_TMP:_W_TMP + NUM_ROLLS]
+        pair = G[P.w_pair:P.w_pair + 108]
+        tmp = G[P.w_tmp:P.w_tmp + NUM_ROLLS]
         np.take(pair, _PAIR_ROW[0], axis=0, out=E, mode="clip")
         for p in (1, 2):
             np.take(pair, _PAIR_ROW[p], axis=0, out=tmp, mode="clip")
             np.maximum(E, tmp, out=E)
         # Lower boxes: futures (-inf if filled), then the signature rows.
-        fut = np.empty((8, n))
-        np.take(flat, base[6:] + 2 * u, out=fut[:7])                         # flag fl
-        fut[:7][filled[6:]] = -np.inf
+        fut = np.empty((nl + 1, n))
+        np.take(flat, base[6:] + 2 * u, out=fut[:nl])                        # flag fl
+        fut[:nl][filled[6:]] = -np.inf
         if self.fm:  # a Bonanza of 50 lets later extra bonuses count
-            fut[7] = flat[base[BONANZA_BOX] - fl + 2 * u + 1]
-            fut[7][filled[BONANZA_BOX]] = -np.inf
+            fut[nl] = flat[base[yb] - fl + 2 * u + 1]
+            fut[nl][filled[yb]] = -np.inf
         else:
-            fut[7] = fut[BONANZA_BOX - 6]
-        A = G[_W_A:_W_A + _A_ROWS]
-        np.take(fut, _A_BOX_IDX, axis=0, out=A[:_A_SCR], mode="clip")
-        np.add(A[:_A_SCR], _A_PTS_COL, out=A[:_A_SCR])
-        np.max(fut[:7], axis=0, out=A[_A_SCR])
-        np.maximum(fut[:BONANZA_BOX - 6].max(axis=0), fut[BONANZA_BOX - 5:7].max(axis=0),
-                   out=A[_A_SCR_NB])
-        slot = G[_W_SLOT:_W_SLOT + _SIG_SLOTS * _NSIG]
-        np.take(A, _SIG_IDX, axis=0, out=slot, mode="clip")
-        sig = G[_W_SIG:_W_SIG + _NSIG]
-        np.maximum(slot[:_NSIG], slot[_NSIG:2 * _NSIG], out=sig)
-        for j in range(2, _SIG_SLOTS):
-            np.maximum(sig, slot[j * _NSIG:(j + 1) * _NSIG], out=sig)
-        np.take(sig, _SIG_OF, axis=0, out=tmp, mode="clip")
+            fut[nl] = fut[yb - 6]
+        A = G[P.w_a:P.w_a + P.a_rows]
+        np.take(fut, P.a_box_idx, axis=0, out=A[:P.a_scr], mode="clip")
+        np.add(A[:P.a_scr], P.a_pts_col, out=A[:P.a_scr])
+        np.max(fut[:nl], axis=0, out=A[P.a_scr])
+        if yb - 6 == nl - 1:
+            np.max(fut[:yb - 6], axis=0, out=A[P.a_scr_nb])
+        else:
+            np.maximum(fut[:yb - 6].max(axis=0), fut[yb - 5:nl].max(axis=0),
+                       out=A[P.a_scr_nb])
+        slot = G[P.w_slot:P.w_slot + P.sig_slots * P.nsig]
+        np.take(A, P.sig_idx, axis=0, out=slot, mode="clip")
+        sig = G[P.w_sig:P.w_sig + P.nsig]
+        np.maximum(slot[:P.nsig], slot[P.nsig:2 * P.nsig], out=sig)
+        for j in range(2, P.sig_slots):
+            np.maximum(sig, slot[j * P.nsig:(j + 1) * P.nsig], out=sig)
+        np.take(sig, P.sig_of, axis=0, out=tmp, mode="clip")
         np.maximum(E, tmp, out=E)
         if self.rs.joker:
             self._joker(m, u, fl, E, filled, base, vup, fut)
 
     def _joker(self, m: np.ndarray, u: np.ndarray, fl: np.ndarray, E: np.ndarray,
                filled: np.ndarray, base: np.ndarray, vup: np.ndarray, fut: np.ndarray) -> None:
-        """Yacht rolls once the Bonanza box is filled: the joker rules."""
-        on = filled[BONANZA_BOX]
+        """Yacht rolls once the yacht box is filled: the joker rules."""
+        P = self.p
+        on = filled[P.yacht_box]
         if not on.any():
             return
         rs = self.rs
@@ -350,15 +379,12 @@ class _Solver:
         up = (np.take(self.y_imm, u, axis=1) + extra).astype(np.float64)
         up += self.flat[base[_Y_FACE] + np.take(self.y_off, u, axis=1)]
         # Else any free lower box at joker points.
-        low = ((_Y_JOKER + extra).astype(np.float64) + fut[_LOWER_FUT][None]).max(axis=1)
+        low = ((P.y_joker + extra).astype(np.float64) + fut[P.lower_fut][None]).max(axis=1)
         # Else a zero in any free upper box (vup[f, 0] is that box's future).
         scr = (extra.astype(np.float64) + vup[:, 0, :]).max(axis=0)
         lower_free = ~filled[6:].all(axis=0)
         val = np.where(~filled[_Y_FACE], up, np.where(lower_free, low, scr))
         E[_Y_ROWS] = np.where(on, val, E[_Y_ROWS])
-
-
-_LOWER_FUT = np.array([b - 6 for b in _LOWER], dtype=np.intp)
 
 
 def build_values(ruleset: Ruleset, progress: Callable[[float], None] | None = None,
@@ -369,9 +395,10 @@ def build_values(ruleset: Ruleset, progress: Callable[[float], None] | None = No
     count, ending at 1.0) from the building thread.
     """
     t = ruleset.upper_threshold
-    V = np.zeros((FULL_MASK + 1, t + 1, 2), dtype=np.float64)
+    nb = len(ruleset.sheet)
+    V = np.zeros((1 << nb, t + 1, 2), dtype=np.float64)
     layers = layer_states(ruleset)
-    total = sum(len(layer) for layer in layers[:NUM_BOXES])
+    total = sum(len(layer) for layer in layers[:nb])
     done = 0
     workers = workers or os.cpu_count() or 1
     solver = _Solver(ruleset, V, chunk)
@@ -379,7 +406,7 @@ def build_values(ruleset: Ruleset, progress: Callable[[float], None] | None = No
     if progress:
         progress(0.0)
     try:
-        for n in range(NUM_BOXES - 1, -1, -1):
+        for n in range(nb - 1, -1, -1):
             states = layers[n]
             parts = [states[i:i + chunk] for i in range(0, len(states), chunk)]
             if pool is None or len(parts) == 1:

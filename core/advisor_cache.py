@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .rules import Ruleset
+from .rules import CLASSIC_SHEET, Ruleset
 
 FORMAT_VERSION = 1
 MAGIC = b"BONANZA-ADVISOR-TABLE\n"
@@ -35,8 +35,11 @@ def cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
 
 
 def ruleset_key(ruleset: Ruleset) -> str:
-    return (f"{ruleset.name}:joker={int(ruleset.joker)}:extra={ruleset.extra_bonus}:"
-            f"upper={ruleset.upper_bonus}@{ruleset.upper_threshold}")
+    key = (f"{ruleset.name}:joker={int(ruleset.joker)}:extra={ruleset.extra_bonus}:"
+           f"upper={ruleset.upper_bonus}@{ruleset.upper_threshold}")
+    if ruleset.sheet != CLASSIC_SHEET:  # the classic sheet's key stays as cached tables name it
+        key += ":boxes=" + ",".join(f"{b.name}/{b.rule}/{b.n}/{b.points}" for b in ruleset.sheet)
+    return key
 
 
 def table_path(ruleset: Ruleset, directory: str | os.PathLike[str] | None = None) -> Path:
@@ -87,7 +90,7 @@ def load(ruleset: Ruleset, directory: str | os.PathLike[str] | None = None) -> n
         header = json.loads(data[len(MAGIC):end])
         shape = tuple(int(x) for x in header["shape"])
         if (header["format"] != FORMAT_VERSION or header["ruleset"] != ruleset_key(ruleset)
-                or shape != (1 << 13, ruleset.upper_threshold + 1, 2)):
+                or shape != (1 << len(ruleset.sheet), ruleset.upper_threshold + 1, 2)):
             return None
         payload = memoryview(data)[end + 1:]
         if len(payload) != 8 * int(np.prod(shape)):

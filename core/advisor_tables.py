@@ -7,16 +7,15 @@ roll ``r`` is multiset ``FIRST_ROLL + r``.  Pure data, built once at import.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 import numpy as np
 
-from .rules import BOXES, LOWER_BOXES, NUM_DICE, _joker_lower_score, condition_score
+from .rules import NUM_DICE, NUM_UPPER, RULESETS, Box, Ruleset, _joker_lower_score, box_score
 
 NUM_MULTISETS = 462
 NUM_ROLLS = 252
-BONANZA_BOX = BOXES.index("bonanza")
-FULL_MASK = (1 << len(BOXES)) - 1
 
 MULTISETS: tuple[tuple[int, ...], ...] = tuple(
     ms for size in range(NUM_DICE + 1)
@@ -43,14 +42,48 @@ for _i, _ms in enumerate(MULTISETS):
         _l.remove(_f)
         PARENTS[_i, _j] = MULTISET_INDEX[tuple(_l)]
 
-# Per roll: face counts, condition points per box, joker points per lower box.
+# Per roll: face counts.
 COUNTS = np.array([[r.count(f) for f in range(1, 7)] for r in ROLLS], dtype=np.int32)
-POINTS = np.array([[condition_score(b, r) for b in BOXES] for r in ROLLS], dtype=np.int32)
-JOKER_POINTS = np.array(
-    [[_joker_lower_score(b, r) if b in LOWER_BOXES else 0 for b in BOXES] for r in ROLLS],
-    dtype=np.int32)
 IS_YACHT = np.array([len(set(r)) == 1 for r in ROLLS], dtype=np.bool_)
 FACE = np.array([r[0] for r in ROLLS], dtype=np.int32)  # meaningful for yachts only
+
+
+@dataclass(frozen=True, eq=False)
+class SheetTables:
+    """A ruleset's boxes as numbers: per roll the condition points of every box and
+    the joker points of every lower box; the yacht box's index; the full mask."""
+
+    num_boxes: int
+    full_mask: int
+    yacht_box: int
+    points: np.ndarray        # [roll, box] int32
+    joker_points: np.ndarray  # [roll, box] int32 (0 in the upper boxes)
+    points_t: np.ndarray      # [box, roll] float64, the queries' operand
+
+
+_sheet_tables: dict[tuple[Box, ...], SheetTables] = {}
+
+
+def sheet_tables(ruleset: Ruleset) -> SheetTables:
+    """The tables of ``ruleset``'s sheet (made once per sheet kind)."""
+    got = _sheet_tables.get(ruleset.sheet)
+    if got is None:
+        boxes = ruleset.boxes
+        pts = np.array([[box_score(b, r) for b in ruleset.sheet] for r in ROLLS], dtype=np.int32)
+        jok = np.array([[_joker_lower_score(b, r, ruleset) if i >= NUM_UPPER else 0
+                         for i, b in enumerate(boxes)] for r in ROLLS], dtype=np.int32)
+        got = _sheet_tables[ruleset.sheet] = SheetTables(
+            len(boxes), (1 << len(boxes)) - 1, boxes.index(ruleset.yacht_box), pts, jok,
+            np.ascontiguousarray(pts.T.astype(np.float64)))
+    return got
+
+
+# The classic sheet (bonanza, yacht), for the code that serves it alone.
+_CLASSIC = sheet_tables(RULESETS["bonanza"])
+POINTS = _CLASSIC.points
+JOKER_POINTS = _CLASSIC.joker_points
+BONANZA_BOX = _CLASSIC.yacht_box
+FULL_MASK = _CLASSIC.full_mask
 
 
 def upper_reachable(threshold: int) -> np.ndarray:

@@ -20,7 +20,6 @@ from typing import Literal, Sequence, Union
 from .match import NO_HOLD
 from .rules import (
     BONANZA_POINTS,
-    BOX_INDEX,
     Ruleset,
     Sheet,
     allowed_boxes,
@@ -68,6 +67,7 @@ _SCRATCH_COST = {
     "ones": 2, "twos": 5, "threes": 8, "fours": 11, "fives": 14, "sixes": 17,
     "three_kind": 18, "four_kind": 12, "full_house": 20, "small_straight": 22,
     "large_straight": 24, "bonanza": 10, "chance": 21,
+    "one_pair": 6, "two_pairs": 9, "yatzy": 10,           # the yatzy sheet's own boxes
 }
 
 
@@ -104,7 +104,7 @@ def _write_choice(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...]) -> str:
         p = points(rs, sheet, dice, box)
         if p == 0:
             continue
-        i = BOX_INDEX[box]
+        i = sheet.layout.index[box]
         score = p + bonus
         if i < 6:
             score += 12 if counts[i] >= 3 else -6  # upper boxes want 3+ of their face
@@ -116,7 +116,7 @@ def _write_choice(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...]) -> str:
             best_box, best_score = box, score
     if best_box is not None:
         return best_box
-    return min(allowed, key=lambda b: (_SCRATCH_COST[b], BOX_INDEX[b]))
+    return min(allowed, key=lambda b: (_SCRATCH_COST[b], sheet.layout.index[b]))
 
 
 def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> BotAction:
@@ -126,15 +126,17 @@ def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -
         return ("write", _write_choice(rs, sheet, dice))
     top = max(counts)
     # Made hands a human would take at once.
-    if top == 5 and (sheet.is_free("bonanza") or sheet.get("bonanza") == BONANZA_POINTS
-                     or rs.joker):
+    yacht = rs.yacht_box
+    if top == 5 and (sheet.is_free(yacht) or sheet.get(yacht) == BONANZA_POINTS or rs.joker):
         return ("write", _write_choice(rs, sheet, dice))
     run = _straight_keep(dice)
-    if len(run) == 5 and "large_straight" in free:
+    # (On the yatzy sheet the straights are exact faces: a box is taken when it scores.)
+    if len(run) == 5 and "large_straight" in free and points(rs, sheet, dice, "large_straight"):
         return ("write", "large_straight")
     if sorted(c for c in counts if c) == [2, 3] and "full_house" in free:
         return ("write", "full_house")
-    if len(run) >= 4 and "small_straight" in free and "large_straight" not in free:
+    if (len(run) >= 4 and "small_straight" in free and ("large_straight" not in free or len(run) == 5)
+            and points(rs, sheet, dice, "small_straight")):
         return ("write", "small_straight")
     # Go for straights with 3-4 in sequence when a straight box is open and
     # no face shows three or more times.

@@ -34,7 +34,7 @@ from .records import (
     SeatRecord,
     StandingRecord,
 )
-from .rules import BOXES, MAX_ROLLS, NUM_DICE, Ruleset, Sheet, allowed_boxes, get_ruleset, joker_refusal, write
+from .rules import MAX_ROLLS, NUM_DICE, Ruleset, Sheet, allowed_boxes, get_ruleset, joker_refusal, write
 
 MAX_SEATS = 4
 
@@ -167,7 +167,8 @@ _FIXARRAY = [bytes((0x90 + n,)) for n in range(16)]
 
 
 def new_game(setup: Setup) -> GameState:
-    return GameState(setup=setup, sheets=tuple(Sheet() for _ in setup.seats),
+    empty = get_ruleset(setup.ruleset).empty_sheet()
+    return GameState(setup=setup, sheets=tuple(empty for _ in setup.seats),
                      active=setup.first_seat)
 
 
@@ -250,7 +251,7 @@ def check_write(state: GameState, seat: Any, box: Any) -> Refusal | None:
     refusal = _turn(state, seat)
     if refusal is not None:
         return refusal
-    if type(box) is not str or box not in BOXES:
+    if type(box) is not str or box not in state.ruleset.layout.index:
         return _refuse("unknown_box", f"unknown box {repr(box)[:40]}")
     if state.dice is None:
         return _refuse("must_roll_first", "roll the dice first")

@@ -21,7 +21,7 @@ from .game import MAX_SEATS
 from .log import GameLog
 from .names import unprintable
 from .records import GIVE_UP_REASONS, MODES, MOVE_TYPES
-from .rules import BOXES, NUM_DICE
+from .rules import ALL_BOXES, NUM_DICE
 from .settings import BOT_POLICIES, MAX_NAME, RULESETS, TURN_SECONDS
 
 
@@ -202,7 +202,7 @@ def check_move_record(rec: Any, nseats: int) -> None:
         _field(w, "dice", isinstance(move["dice"], list) and len(move["dice"]) == NUM_DICE
                and all(_int(d) and 1 <= d <= 6 for d in move["dice"]), "five dice from 1 to 6")
     if kind == "write":
-        _field(w, "box", _one_of(move["box"], BOXES), "one of the boxes")
+        _field(w, "box", _one_of(move["box"], ALL_BOXES), "one of the boxes")
     if kind == "give_up":
         _field(w, "why", _one_of(move["why"], GIVE_UP_REASONS), ", ".join(GIVE_UP_REASONS))
     else:
@@ -219,7 +219,7 @@ def check_move_record(rec: Any, nseats: int) -> None:
                    and len(intent["hold"]) == NUM_DICE
                    and all(type(x) is bool for x in intent["hold"]), "five true/false values")
         if "box" in intent:
-            _field(w, "intent.box", _one_of(intent["box"], BOXES), "one of the boxes")
+            _field(w, "intent.box", _one_of(intent["box"], ALL_BOXES), "one of the boxes")
         _field(w, "intent.sig", _bin(intent["sig"], 64), "a 64-byte signature")
 
 

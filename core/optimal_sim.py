@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .advisor_build import _Solver, flag_matters
-from .advisor_tables import BONANZA_BOX, COUNTS, FACE, IS_YACHT, JOKER_POINTS, MULTISET_INDEX, MULTISETS, POINTS, ROLLS
+from .advisor_tables import COUNTS, FACE, IS_YACHT, MULTISET_INDEX, MULTISETS, ROLLS, sheet_tables
 from .rules import Ruleset
 
 if TYPE_CHECKING:
@@ -62,21 +62,24 @@ def _roll_index(cur: np.ndarray) -> np.ndarray:
 def _write(rs: Ruleset, V: np.ndarray, mask: np.ndarray, u: np.ndarray, flag: np.ndarray,
            r: np.ndarray, fmatters: bool
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Best box for rolls r, per game (BOXES order on ties): (box, immediate points
+    """Best box for rolls r, per game (sheet order on ties): (box, immediate points
     incl. bonuses, new u, new flag, value)."""
     t, ub = rs.upper_threshold, rs.upper_bonus
+    st = sheet_tables(rs)
+    yb, nb = st.yacht_box, st.num_boxes
+    lower_all = (1 << (nb - 6)) - 1
     n = len(mask)
-    joker_on = rs.joker & (((mask >> BONANZA_BOX) & 1) == 1) & IS_YACHT[r].astype(bool)
+    joker_on = rs.joker & (((mask >> yb) & 1) == 1) & IS_YACHT[r].astype(bool)
     extra = np.where(joker_on & (flag == 1), rs.extra_bonus, 0)
     f0 = FACE[r] - 1
     face_free = ((mask >> f0) & 1) == 0
-    lower_free = ((mask >> 6) & 127) != 127
+    lower_free = ((mask >> 6) & lower_all) != lower_all
     best = np.full(n, -np.inf)
     bb = np.full(n, -1)
     bimm = np.zeros(n, dtype=np.int64)
     bu = u.copy()
     bf = flag.copy()
-    for b in range(13):
+    for b in range(nb):
         ok = ((mask >> b) & 1) == 0
         # the joker rules: the face's upper box if free, else a lower box, else any
         jok = np.where(face_free, f0 == b, ~lower_free if b < 6 else True)
@@ -88,9 +91,9 @@ def _write(rs: Ruleset, V: np.ndarray, mask: np.ndarray, u: np.ndarray, flag: np
             imm = pts + np.where((raw >= t) & (u < t), ub, 0) + extra
             nf = flag
         else:
-            pts = np.where(joker_on, JOKER_POINTS[r, b], POINTS[r, b]).astype(np.int64)
+            pts = np.where(joker_on, st.joker_points[r, b], st.points[r, b]).astype(np.int64)
             nu = u
-            nf = ((pts == 50) & fmatters).astype(np.int64) if b == BONANZA_BOX else flag
+            nf = ((pts == 50) & fmatters).astype(np.int64) if b == yb else flag
             imm = pts + extra
         v = imm.astype(np.float64) + V[mask | (1 << b), nu, nf]
         better = ok & (v > best)
@@ -132,7 +135,7 @@ def _simulate_batch(rs: Ruleset, V: np.ndarray, solver: _Solver, dice: np.ndarra
     u = np.zeros(games, dtype=np.int64)
     flag = np.zeros(games, dtype=np.int64)
     total = np.zeros(games, dtype=np.int64)
-    for t in range(13):
+    for t in range(len(rs.sheet)):
         one, two = solver.keep_values(np.stack([mask, u, flag], axis=1))
         cur = dice[:, t, 0].copy()
         rolling = np.ones(games, dtype=bool)
@@ -149,9 +152,10 @@ def _simulate_batch(rs: Ruleset, V: np.ndarray, solver: _Solver, dice: np.ndarra
     return total
 
 
-def draw_dice(rng: np.random.Generator, games: int) -> np.ndarray:
-    """Every die the games may use, shape (games, 13 turns, 3 rolls, 5 positions)."""
-    return rng.integers(1, 7, size=(games, 13, 3, 5), dtype=np.int64)
+def draw_dice(rng: np.random.Generator, games: int, turns: int = 13) -> np.ndarray:
+    """Every die the games may use, shape (games, turns, 3 rolls, 5 positions): a turn per
+    box of the sheet."""
+    return rng.integers(1, 7, size=(games, turns, 3, 5), dtype=np.int64)
 
 
 def simulate(advisor: Advisor, dice: np.ndarray, batch: int = 4096) -> np.ndarray:
@@ -168,4 +172,4 @@ def simulate(advisor: Advisor, dice: np.ndarray, batch: int = 4096) -> np.ndarra
 
 def optimal_scores(advisor: Advisor, games: int, rng: np.random.Generator, batch: int = 4096) -> np.ndarray:
     """``games`` optimal solo games of the advisor's ruleset on dice from ``rng``."""
-    return simulate(advisor, draw_dice(rng, games), batch)
+    return simulate(advisor, draw_dice(rng, games, len(advisor.ruleset.sheet)), batch)

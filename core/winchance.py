@@ -20,7 +20,7 @@ from .advisor_build import _Solver, flag_matters
 from .analysis import share_of_first
 from .game import GameState
 from .optimal_sim import _roll_index, _write, best_keep, reroll
-from .rules import MAX_ROLLS, NUM_BOXES, Sheet
+from .rules import BONANZA_POINTS, MAX_ROLLS, Sheet
 
 if TYPE_CHECKING:
     from .advisor import Advisor
@@ -51,10 +51,10 @@ def remaining_points(advisor: Advisor, sheet: Sheet, dice: Sequence[int] | None,
     n = samples
     mask = np.full(n, sheet.filled_mask(), dtype=np.int64)
     u = np.full(n, min(sheet.upper_sum, rs.upper_threshold), dtype=np.int64)
-    flag = np.full(n, int(fm and sheet.get("bonanza") == 50), dtype=np.int64)
+    flag = np.full(n, int(fm and sheet.get(rs.yacht_box) == BONANZA_POINTS), dtype=np.int64)
     total = np.zeros(n, dtype=np.int64)
     solver = _Solver(rs, V, max(64, n))
-    turns = NUM_BOXES - sheet.filled_count
+    turns = len(sheet.scores) - sheet.filled_count
     for t in range(turns):
         if t == 0 and dice is not None:       # the turn under way: these dice, these rolls
             cur = np.tile(np.asarray(dice, dtype=np.int64), (n, 1))

@@ -549,7 +549,8 @@ def resume(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         "header": match.log.header if match else None,
         "records": match.log.records_from(seq) if match else [],
         "held": table.held, "clock": table.clock_info() if match else None,
-        "end": table.end_msg, "restarted": table.restored}, rid)
+        "end": table.end_msg, "restarted": slot.restored}, rid)
+    slot.restored = False
     if table.running:
         table.send_each({"type": "table", "table": table.info()})
 

@@ -90,11 +90,13 @@ def table_entry(table: Table) -> dict:
 class Journal:
     """One running game's journal."""
 
-    def __init__(self, book: "Journals", code: str, fd: int):
+    def __init__(self, book: "Journals", code: str, fd: int, secret_fd: int | None = None):
         self.book = book
         self.code = code
         self.fd: int | None = fd
+        self.secret_fd = secret_fd   # made durable by the first commit, then closed
         self.pending = bytearray()   # what the disk refused so far (retried at each commit)
+        self.waiters: list[Callable[[], None]] = []   # to run once what is written is durable
         self.done = False
 
     def _append(self, body: bytes) -> None:
@@ -120,12 +122,16 @@ class Journal:
     def moved(self, encoded_record: bytes) -> None:
         self._append(pack({"kind": "move", "record": encoded_record}))
 
-    def ended(self, log_file: str | None) -> None:
+    def ended(self, log_file: str | None, then: Callable[[], None]) -> None:
+        """The game's end: ``then`` (telling the players) runs once it is durable, or
+        once the disk has refused it (the players are told all the same; the journal
+        stays, holding the end, and the next start writes the finished log)."""
+        def durable() -> None:
+            if log_file is not None and not self.pending and not self.book.failing:
+                self.book.close(self, remove=True)   # the finished log is the record now
+            then()
+        self.waiters.append(durable)
         self._append(pack({"kind": "end", "file": log_file}))
-        self.book.commit_now(self)
-        if log_file is not None and not self.pending:
-            self.book.close(self, remove=True)   # the finished log is the record now
-        # else: the journal stays, holding the end; the next start writes the log
 
 
 @dataclass
@@ -155,58 +161,64 @@ class Journals:
     # ------------------------------------------------------------ writing
     def opened(self, table: Table) -> Journal | None:
         code = table.code
-        secret = {"seed": table.seed,
-                  "tokens": [s.token for s in table.slots]}
+        secret = pack({"seed": table.seed, "tokens": [s.token for s in table.slots]})
         try:
-            self._write_secret(code, pack(secret))
-            fd = os.open(self.folder / f"{code}{SUFFIX}",
-                         os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+            secret_fd = os.open(self.folder / f"{code}{SECRET}",
+                                os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                view = memoryview(secret)
+                while view:
+                    view = view[os.write(secret_fd, view):]
+                fd = os.open(self.folder / f"{code}{SUFFIX}",
+                             os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+            except OSError:
+                os.close(secret_fd)
+                raise
         except OSError as e:
             self.failed(e)
             return None
-        j = self.open[code] = Journal(self, code, fd)
+        j = self.open[code] = Journal(self, code, fd, secret_fd)
         j._append(pack(table_entry(table)))
         return j
 
-    def _write_secret(self, code: str, data: bytes) -> None:
-        path = self.folder / f"{code}{SECRET}"
-        tmp = path.with_suffix(".secret-new")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-
     def dirty(self, j: Journal) -> None:
         self._dirty[j] = None
-        if self._timer is None and not self._syncing:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:      # no loop (a table driven synchronously): at once
-                self.commit_now(j)
-                return
-            self._timer = loop.call_later(COMMIT_EVERY, self._commit)
+        if self._timer is not None or self._syncing:
+            return     # the commit under way schedules the next one
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:      # no loop (a table driven synchronously): at once
+            self.commit_now(j)
+            return
+        self._timer = loop.call_later(COMMIT_EVERY, self._commit)
 
     def _commit(self) -> None:
         """The group commit: every journal written since the last one, made durable on a
         worker thread (the event loop never waits for the disk)."""
         self._timer = None
-        batch = [j for j in self._dirty if j.fd is not None and not j.done]
+        dirty = [j for j in self._dirty if j.fd is not None]
         self._dirty.clear()
-        batch = [j for j in batch if j.write_pending()]
+        batch: list[Journal] = []
+        for j in dirty:
+            if j.write_pending():
+                batch.append(j)
+            else:   # the disk refused: retried at the next commit; its end is sent anyway
+                self._dirty[j] = None
+                _run(j)
         if not batch:
+            self._next()
             return
         self._syncing = batch
         fds = [j.fd for j in batch if j.fd is not None]
+        fds += [j.secret_fd for j in batch if j.secret_fd is not None]
         loop = asyncio.get_running_loop()
+        waiting = [(j, j.waiters) for j in batch]
+        for j in batch:
+            j.waiters = []
         fut = loop.run_in_executor(None, _sync_all, fds)
-        fut.add_done_callback(self._committed)
+        fut.add_done_callback(lambda f: self._committed(f, waiting))
 
-    def _committed(self, fut: asyncio.Future) -> None:
+    def _committed(self, fut: asyncio.Future, waiting: list) -> None:
         batch, self._syncing = self._syncing, []
         self.commits += 1
         err = fut.exception()
@@ -215,21 +227,32 @@ class Journals:
         else:
             self.recovered()
         for j in batch:
+            if j.secret_fd is not None:
+                os.close(j.secret_fd)
+                j.secret_fd = None
             if j.done and j.fd is not None:     # closed while its sync ran
                 os.close(j.fd)
                 j.fd = None
-        if self._dirty:
+        for j, waiters in waiting:
+            for w in waiters:
+                w()
+        self._next()
+
+    def _next(self) -> None:
+        if self._dirty and self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(COMMIT_EVERY, self._commit)
 
     def commit_now(self, j: Journal) -> None:
-        """Make ``j`` durable now (a game's end, before its players are told)."""
+        """Make ``j`` durable now, on this thread (no event loop; the relay stopping)."""
         self._dirty.pop(j, None)
-        if j.fd is None or not j.write_pending():
-            return
-        try:
-            os.fdatasync(j.fd)
-        except OSError as e:
-            self.failed(e)
+        if j.fd is not None and j.write_pending():
+            try:
+                os.fdatasync(j.fd)
+                if j.secret_fd is not None:
+                    os.fsync(j.secret_fd)
+            except OSError as e:
+                self.failed(e)
+        _run(j)
 
     def close(self, j: Journal, remove: bool = False) -> None:
         j.done = True
@@ -237,9 +260,11 @@ class Journals:
         self._dirty.pop(j, None)
         if remove:
             self.remove(j.code)
-        if j.fd is not None and j not in self._syncing:
-            os.close(j.fd)
-            j.fd = None
+        if j not in self._syncing:
+            for fd in (j.fd, j.secret_fd):
+                if fd is not None:
+                    os.close(fd)
+            j.fd = j.secret_fd = None
 
     def remove(self, code: str) -> None:
         for suffix in (SUFFIX, SECRET):
@@ -258,8 +283,8 @@ class Journals:
             self._timer.cancel()
             self._timer = None
         self.flush()
+        self._syncing = []
         for j in list(self.open.values()):
-            self._syncing = [s for s in self._syncing if s is not j]
             self.close(j)
 
     # ------------------------------------------------------------ the disk's health
@@ -318,6 +343,12 @@ class Journals:
         os.truncate(path, f.sound)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         table.journal = self.open[table.code] = Journal(self, table.code, fd)
+
+
+def _run(j: Journal) -> None:
+    waiters, j.waiters = j.waiters, []
+    for w in waiters:
+        w()
 
 
 def _sync_all(fds: list[int]) -> None:
@@ -391,6 +422,7 @@ def _table(relay: Host, f: Found) -> Table:
         slot.contribution = header["dice"].get("contributions", [None] * len(t["seats"]))[i] \
             if header["dice"]["scheme"] == "commit" else None
         slot.token = tokens[i] if i < len(tokens) else None
+        slot.restored = True
         table.slots.append(slot)
     table.reindex()
     if t["host"] is not None:

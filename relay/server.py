@@ -124,6 +124,9 @@ class Relay:
             self.server.close()
         if self._discovery_transport is not None:
             self._discovery_transport.close()
+        # Games go on after a restart (their journals): the players are told so first.
+        for c in list(self.conns):
+            c.send({"type": "restarting", "message": "the relay is restarting"})
         for c in list(self.conns):
             c.close("relay shutting down", linger=False)
         for t in list(self._tasks):

@@ -155,9 +155,9 @@ class GameJournal(Protocol):
         """A record was appended to the game's log (its logged bytes)."""
         ...
 
-    def ended(self, log_file: str | None) -> None:
-        """The game finished and its log was written (None: the write failed); on disk
-        before the players are told."""
+    def ended(self, log_file: str | None, then: Callable[[], None]) -> None:
+        """The game finished and its log was written (None: the write failed); ``then``
+        (telling the players) runs once the end is on disk, or the disk refused it."""
         ...
 
 

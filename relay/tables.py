@@ -57,6 +57,7 @@ class Slot:
         self.autos = 0            # automatic turns in a row while disconnected
         self.index = 0
         self.last_seen = table.services.clock.now()
+        self.restored = False     # resumed from a journal; its next resume says so
 
 
 # ---------------------------------------------------------------- move frames
@@ -466,7 +467,9 @@ class Table:
         sealed = self.daily_date is not None
         self.end_msg = {"type": "end", "end": dict(end, reveal=None) if sealed else end,
                         "standings": ranking, "log": None if sealed else data, "file": fname}
+        end_msg = self.end_msg
         if self.journal is not None:   # on disk (the end too) before anyone is told
-            self.journal.ended(fname)
-        self.broadcast(self.end_msg)
+            self.journal.ended(fname, lambda: self.broadcast(end_msg))
+        else:
+            self.broadcast(end_msg)
         services.clock.call_later(FINISHED_KEEP, lambda: services.purge(self))

@@ -301,13 +301,22 @@ def test_instant_is_chosen_in_settings_and_kept(app, data_dirs):
     assert again.settings["animation"] == "instant" and not again.roll_guard
 
 
+def give_up_from_the_pause_menu(app, game):
+    key(app, pygame.K_ESCAPE)                            # nothing pending: the pause menu
+    assert scene_name(app) == "PauseScene" and app.scene.focus_id == "resume"
+    for _ in range(3):
+        key(app, pygame.K_DOWN)
+    assert app.scene.focus_id == "give_up"
+    key(app, pygame.K_RETURN)
+    assert app.scene is game and game.dialog == "give_up"
+
+
 def test_give_up_dialog_by_keyboard(app):
     game = _solo(app)
-    key(app, pygame.K_ESCAPE)                            # nothing pending: asks to give up
-    assert game.dialog == "give_up"
+    give_up_from_the_pause_menu(app, game)
     key(app, pygame.K_ESCAPE)
     assert game.dialog is None
-    key(app, pygame.K_ESCAPE)
+    give_up_from_the_pause_menu(app, game)
     key(app, pygame.K_LEFT)                              # focus Yes
     key(app, pygame.K_RETURN)
     app.step()

@@ -80,6 +80,10 @@ def build_scenes(app):
         g.handle(Action("box", g.input.selection))
         return g
 
+    def pause():
+        g = solo()
+        return app.open("pause", g)
+
     def results():
         app.to_title()
         return finished_solo(app)
@@ -148,6 +152,7 @@ def build_scenes(app):
         ("title", lambda: (app.to_title(), app.scene)[1]),
         ("solo_setup", lambda: push(solo_setup.SoloSetupScene(app))),
         ("solo_game", solo),
+        ("pause", pause),
         ("results", results),
         ("verify", lambda: push(verify.VerifyScene(app))),
         ("replay", replay_scene),

@@ -189,3 +189,51 @@ def test_typing_on_the_solo_screen_fills_the_seed(app):
     assert setup.widget("seed").value == "my run"
     key(app, pygame.K_RETURN)
     assert type(app.scene).__name__ == "SoloGameScene" and app.scene.seed_text == "my run"
+
+
+def test_the_pause_menu_stops_the_run_timer_and_reaches_settings_and_rules(app, artifacts):
+    from tests.pilot import click
+    app.profile.settings["show_hints"] = True
+    game = app.switch("solo_game", seed_text="a pause")
+    app.step()
+    key(app, pygame.K_r)
+    for _ in range(30):
+        app.step(FRAME)
+    before = game.elapsed()
+    assert before > 0.4
+    click(app, "give_up")                                # the button beside Hints is Menu now
+    pause = app.scene
+    assert type(pause).__name__ == "PauseScene"
+    texts = drawn_texts(app)
+    assert lang.t("pause.timer_stopped") in texts
+    app.screenshot(artifacts / "client_pause_menu.png")
+    for _ in range(120):                                 # two seconds in the menu
+        app.step(FRAME)
+    assert game.elapsed() == pytest.approx(before, abs=1e-9)
+    # settings from the menu: hints off there, back to the menu, then to the game
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)
+    assert type(app.scene).__name__ == "SettingsScene"
+    app.profile.settings["show_hints"] = False
+    key(app, pygame.K_ESCAPE)
+    assert app.scene is pause
+    key(app, pygame.K_DOWN)                              # Rules
+    key(app, pygame.K_RETURN)
+    assert type(app.scene).__name__ == "RulesScene"
+    key(app, pygame.K_ESCAPE)
+    assert app.scene is pause
+    key(app, pygame.K_ESCAPE)                            # Escape resumes
+    assert app.scene is game and game.dialog is None
+    assert game.elapsed() == pytest.approx(before + FRAME, abs=1e-6)
+    assert game.hint_mask() is None and game.verdict() is None
+    for _ in range(60):
+        app.step(FRAME)
+    assert game.elapsed() == pytest.approx(before + 61 * FRAME, abs=1e-6)
+
+
+def test_escape_on_the_title_asks_to_quit(app):
+    key(app, pygame.K_ESCAPE)
+    assert app.running and app.scene.focus_id == "quit"
+    assert app.toast.visible and app.toast.text == lang.t("title.quit_ask")
+    key(app, pygame.K_RETURN)
+    assert not app.running

@@ -155,3 +155,23 @@ def test_a_changed_key_is_shown_side_by_side_and_asked_about(window, artifacts, 
             assert type(app.scene).__name__ == "TitleScene"
             assert not relay.tables
             assert not app.profile.relay_key_met(relay.signer.public)
+
+
+def test_the_ranked_screen_shows_the_relay_key_and_asks_when_it_changed(window, artifacts):
+    from bonanza.core.signing import fingerprint
+    app = window
+    with relay_in_thread() as (relay, _):
+        app.profile.pin_relay_key("127.0.0.1", relay.port, b"o" * 32)
+        ranked = app.open("ranked", host="127.0.0.1", port=relay.port)
+        ranked.connect()
+        pilot.step_until(app, lambda: ranked.relay_key is not None and ranked.info is not None,
+                         20, "the ranked board")
+        assert ranked.relay_key.seen == "changed"
+        assert ranked.relay_key.fingerprint == fingerprint(relay.signer.public)
+        app.screenshot(artifacts / "trust_ranked_key_changed.png")
+        ranked.on_press("play")
+        pilot.step_until(app, lambda: type(app.scene).__name__ == "RelayKeyChangedScene", 10,
+                         "the changed-key question")
+        pilot.key(app, pygame.K_ESCAPE)                 # not this relay: no run starts
+        assert app.scene is ranked and not ranked.starting
+        assert not relay.tables

@@ -191,6 +191,37 @@ def test_a_seat_claim_the_header_does_not_carry():
     assert e.value.shown == (other, commit)       # both fingerprints, side by side
 
 
+def test_the_regrind_vector_of_docs_fairness():
+    """docs/fairness.md, section 7c: a seed ground after the reveals deals five fours, and
+    its header is refused by the seat that sat down to the first commitment."""
+    import hashlib
+
+    from bonanza.core.dice import commitment, die, game_key
+    seed = bytes(range(32))
+    contributions = [b"\xaa" * 32, None]
+    shown = commitment(seed)
+    assert shown.hex() == "20f96144ff16ad254466d519a24310405ed25638079c89613c51a40963479f9a"
+    assert [die(game_key(seed, contributions), 0, 1, i) for i in range(5)] == [5, 5, 6, 4, 4]
+    ground = hashlib.sha256(b"grind 2139").digest()
+    assert ground.hex() == "f1e91e8638a09f7173ad52dca2916228c49226e11bf98543e561a8612e62d2f3"
+    assert commitment(ground).hex() == "b7571e57c7f7bbd9f906a1976112f906862220a6f692f45a173a5aa349e69e4b"
+    key = game_key(ground, contributions)
+    assert key.hex() == "e2c0b4a39c0132e019c2b2ce876cefc49d4dfbc4e4791708803903a175d3b50b"
+    assert [die(key, 0, 1, i) for i in range(5)] == [4] * 5
+    m = Match.create("bonanza", [Seat("Ana"), Seat("Bot", "bot")], ground,
+                     contributions=contributions, signer=RELAY, seat_keys=[SEATS[0].public, None])
+    with pytest.raises(Desync) as e:
+        TableFollower().start(m.log.header, SeatClaim(0, SEATS[0].public, contributions[0],
+                                                      RELAY.public, shown))
+    assert e.value.code == "commitment" and e.value.shown == (shown, commitment(ground))
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "fairness.md").read_text(encoding="utf-8")
+    for name, value in (("shown commitment", shown.hex()), ("ground seed", ground.hex()),
+                        ("header commit", commitment(ground).hex()), ("ground game key", key.hex()),
+                        ("honest roll", "5 5 6 4 4"), ("ground roll", "4 4 4 4 4")):
+        assert f"7c {name}" in doc and value in doc.split(f"7c {name}")[1].split("\n")[0]
+
+
 def test_the_end_must_continue_the_chain_and_match_the_records():
     m = _match(1)
     while not m.state.over:

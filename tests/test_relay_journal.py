@@ -207,3 +207,53 @@ def test_a_damaged_journal_is_set_aside_and_the_daily_attempt_given_back(tmp_pat
         assert path is not None and (tmp_path / "journal" / "damaged" / path.name).exists()
     finally:
         relays[-1].stop()
+
+
+def test_sigterm_tells_the_players_and_the_connection_rides_through(tmp_path):
+    """SIGTERM: every client hears "the relay is restarting", the journals are flushed;
+    the window's connection keeps trying and resumes the seat when the relay is back."""
+    import socket
+    import time
+
+    from bonanza.client.relay_client import RelayConnection
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "bonanza.relay", "--port", str(port), "--data", str(tmp_path),
+           "--bot-delay", "0", "--discovery-port", "0"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env)
+    conn = None
+    try:
+        assert p.stdout is not None and p.stdout.readline().startswith(b"listening")
+        conn = RelayConnection("127.0.0.1", port)
+        seen: list[dict] = []
+
+        def wait(pred, limit=30.0):
+            until = time.monotonic() + limit
+            while not pred():
+                assert time.monotonic() < until, seen[-5:]
+                seen.extend(conn.poll())
+                time.sleep(0.02)
+
+        wait(lambda: conn.status == "connected")
+        conn.send({"type": "ranked_play", "name": "Gil"})
+        wait(lambda: conn.state is not None)
+        conn.send({"type": "roll"})
+        wait(lambda: conn.state.seq == 1)
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(10) == 0
+        wait(lambda: any(m["type"] == "restarting" for m in seen))
+        wait(lambda: conn.status == "reconnecting")
+        assert conn.restarting
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env)
+        wait(lambda: conn.status == "connected")
+        assert conn.restarted and not conn.restarting and conn.state.seq == 1
+        conn.send({"type": "write", "box": "chance"})
+        wait(lambda: conn.state.seq == 2)
+    finally:
+        if conn is not None:
+            conn.close()
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+            p.wait(10)

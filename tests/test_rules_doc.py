@@ -11,7 +11,7 @@ import pytest
 from bonanza.core import dice
 from bonanza.core.game import GameState, Seat, Setup, check, check_write, new_game, standings
 from bonanza.core.match import Replay, dice_refusal
-from bonanza.core.rules import BOXES, RULESETS, Sheet, allowed_boxes, write
+from bonanza.core.rules import RULESETS, Sheet, allowed_boxes, write
 
 ROOT = Path(__file__).parent.parent
 DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -34,24 +34,28 @@ def rulesets(name: str):
     return [RULESETS["bonanza"], RULESETS["yacht"]] if name == "both" else [RULESETS[name]]
 
 
+RS = r"(both|bonanza|yacht|yatzy)"
+ONE_RS = r"(bonanza|yacht|yatzy)"
+
+
 def faces(text: str) -> tuple[int, ...]:
     d = tuple(int(x) for x in text.split())
     assert len(d) == 5
     return d
 
 
-def sheet(text: str) -> Sheet:
-    """``{box: n, ..., extra: n}`` as a sheet."""
+def sheet(text: str, rs=RULESETS["bonanza"]) -> Sheet:
+    """``{box: n, ..., extra: n}`` as a sheet of ``rs``."""
     inner = text.strip()[1:-1].strip()
-    scores = [None] * 13
+    scores: list = [None] * len(rs.boxes)
     extra = 0
     for part in filter(None, (p.strip() for p in inner.split(","))):
         key, value = (s.strip() for s in part.split(":"))
         if key == "extra":
             extra = int(value)
         else:
-            scores[BOXES.index(key)] = int(value)
-    return Sheet(tuple(scores), extra)
+            scores[rs.boxes.index(key)] = int(value)
+    return Sheet(tuple(scores), extra, rs.layout)
 
 
 SHEET = r"(\{[^}]*\})"
@@ -61,56 +65,59 @@ DICE = r"([1-6](?: [1-6]){4})"
 # ---------------------------------------------------------------- scoring
 
 def test_score_vectors_on_an_empty_sheet():
-    seen = {"bonanza": set(), "yacht": set()}
+    seen: dict[str, set] = {name: set() for name in RULESETS}
     for ln in lines("score"):
-        m = re.fullmatch(rf"score\((both|bonanza|yacht), {DICE}, (\w+)\) = (\d+)", ln)
+        m = re.fullmatch(rf"score\({RS}, {DICE}, (\w+)\) = (\d+)", ln)
         assert m, ln
         for rs in rulesets(m[1]):
             d, box = faces(m[2]), m[3]
-            assert box in allowed_boxes(rs, Sheet(), d), ln
-            after = write(rs, Sheet(), d, box)
+            assert box in allowed_boxes(rs, rs.empty_sheet(), d), ln
+            after = write(rs, rs.empty_sheet(), d, box)
             assert after.get(box) == int(m[4]), ln
             assert after.extra_bonus == 0, ln
             seen[rs.name].add(box)
-    assert seen["bonanza"] == seen["yacht"] == set(BOXES), "every box has a score vector"
+    for name, rs in RULESETS.items():
+        assert seen[name] == set(rs.boxes), f"every {name} box has a score vector"
 
 
 def test_total_vectors():
     for ln in lines("total"):
-        m = re.fullmatch(rf"total\((both|bonanza|yacht), {SHEET}\) = (\d+)", ln)
+        m = re.fullmatch(rf"total\({RS}, {SHEET}\) = (\d+)", ln)
         assert m, ln
         for rs in rulesets(m[1]):
-            assert sheet(m[2]).total(rs) == int(m[3]), ln
+            assert sheet(m[2], rs).total(rs) == int(m[3]), ln
 
 
 def test_allowed_vectors():
     for ln in lines("allowed"):
-        m = re.fullmatch(rf"allowed\((bonanza|yacht), {SHEET}, {DICE}\) = ([\w ]+)", ln)
+        m = re.fullmatch(rf"allowed\({ONE_RS}, {SHEET}, {DICE}\) = ([\w ]+)", ln)
         assert m, ln
         rs = RULESETS[m[1]]
-        assert allowed_boxes(rs, sheet(m[2]), faces(m[3])) == tuple(m[4].split()), ln
+        assert allowed_boxes(rs, sheet(m[2], rs), faces(m[3])) == tuple(m[4].split()), ln
 
 
 def test_write_vectors():
     for ln in lines("write"):
-        m = re.fullmatch(rf"write\((bonanza|yacht), {SHEET}, {DICE}, (\w+)\) = (\d+) \+(\d+)", ln)
+        m = re.fullmatch(rf"write\({ONE_RS}, {SHEET}, {DICE}, (\w+)\) = (\d+) \+(\d+)", ln)
         assert m, ln
-        rs, before = RULESETS[m[1]], sheet(m[2])
+        rs = RULESETS[m[1]]
+        before = sheet(m[2], rs)
         after = write(rs, before, faces(m[3]), m[4])
         assert after.get(m[4]) == int(m[5]), ln
         assert after.extra_bonus - before.extra_bonus == int(m[6]), ln
         # nothing else on the sheet changed
-        assert [s for b, s in zip(BOXES, after.scores) if b != m[4]] == \
-               [s for b, s in zip(BOXES, before.scores) if b != m[4]], ln
+        assert [s for b, s in zip(rs.boxes, after.scores) if b != m[4]] == \
+               [s for b, s in zip(rs.boxes, before.scores) if b != m[4]], ln
 
 
 def test_check_write_vectors():
     for ln in lines("check_write"):
-        m = re.fullmatch(rf"check_write\((bonanza|yacht), {SHEET}, {DICE}, (\w+)\) = (\w+)(?:: (.+))?",
+        m = re.fullmatch(rf"check_write\({ONE_RS}, {SHEET}, {DICE}, (\w+)\) = (\w+)(?:: (.+))?",
                          ln)
         assert m, ln
         setup = Setup(m[1], (Seat("S"),), 0)
-        state = GameState(setup, (sheet(m[2]),), active=0, rolls=1, dice=faces(m[3]))
+        state = GameState(setup, (sheet(m[2], RULESETS[m[1]]),), active=0, rolls=1,
+                          dice=faces(m[3]))
         refusal = check_write(state, 0, m[4])
         if m[5] == "ok":
             assert refusal is None, ln

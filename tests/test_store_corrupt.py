@@ -24,7 +24,9 @@ def fill(data_dir: str, n: int) -> list:
 def reopen(data_dir: str):
     store, notices = open_store(data_dir)
     assert store.persistent
-    assert [n.code for n in notices] == ["store.corrupt_moved"]
+    codes = [n.code for n in notices]
+    # the games the file lost and their .bonanza files kept come back, told apart
+    assert codes[0] == "store.corrupt_moved" and set(codes[1:]) <= {"store.healed"}
     notice = notices[0]
     moved = notice.params["path"]
     assert os.path.basename(moved).startswith("bonanza.db.corrupt-")
@@ -85,7 +87,7 @@ def test_truncated_database_is_moved_aside_and_salvaged(tmp_path):
     store, notice = reopen(data)
     try:
         recovered = notice.params["recovered"]
-        assert 0 < recovered <= 12
+        assert recovered == 12     # what the file lost, the games' own files still had
         assert len(store.history(limit=100)) == recovered
         check_intact(store, recs)
         assert store.best("bonanza") == max(r.score for r in store.history(limit=100))

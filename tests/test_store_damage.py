@@ -56,6 +56,7 @@ def test_a_flipped_byte_in_a_replay_is_noticed_and_kept_out_of_bests(tmp_path):
     assert at > 0
     raw[at + len(log) // 2] ^= 0x04
     open(path, "wb").write(bytes(raw))
+    shutil.rmtree(os.path.join(data, "games"))   # no sound copy left to heal it (below)
 
     store, notices = open_store(data)
     try:
@@ -120,11 +121,13 @@ def test_a_file_cut_by_one_byte_or_emptied_is_noticed(tmp_path, cut):
         f.truncate(os.path.getsize(path) - 1 if cut else 0)
     store, notices = open_store(data)
     try:
-        assert codes(notices) == ["store.corrupt_moved"]
+        # a replay that ended in the lost byte comes back from its .bonanza file
+        assert codes(notices)[0] == "store.corrupt_moved"
+        assert set(codes(notices)[1:]) <= {"store.healed"}
         reason = notices[0].params["reason"]
         assert ("cut short" in reason) if cut else ("empty" in reason)
-        if cut:   # only a replay that ended in the lost byte can be missing
-            assert notices[0].params["recovered"] >= N_GAMES - 1
+        assert notices[0].params["recovered"] == N_GAMES
+        if cut:
             kept = store.history(limit=100)
             assert all(verify_bytes(store.game_log(g.id)).ok for g in kept)
             assert store.best("bonanza") == max(r.score for r in recs
@@ -168,3 +171,26 @@ def test_random_byte_flips_are_noticed_or_harmless(tmp_path):
         shutil.rmtree(data)
     print(f"byte flips: {told} noticed, {silent_equal} harmless (nothing changed)")
     assert told + silent_equal == 60 and told > 0
+
+
+def test_a_flipped_byte_in_a_replay_is_healed_by_the_games_own_file(tmp_path):
+    data = str(tmp_path)
+    recs = fill(data)
+    top = max(recs, key=lambda r: r.score)
+    path = os.path.join(data, "bonanza.db")
+    raw = bytearray(open(path, "rb").read())
+    log = solo_log(recs.index(top))
+    at = raw.find(log)
+    raw[at + len(log) // 2] ^= 0x04
+    open(path, "wb").write(bytes(raw))
+    store, notices = open_store(data)
+    try:
+        assert codes(notices) == ["store.repaired"]
+        assert store.game(top.id).damaged is None
+        assert store.game_log(top.id) == log
+        assert store.best("bonanza") == top.score
+    finally:
+        store.close()
+    store, notices = open_store(data)
+    assert notices == []
+    store.close()

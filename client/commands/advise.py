@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from bonanza.core.rules import BOX_INDEX, BOXES, RULESETS
+from bonanza.core.rules import RULESETS
 
 
 def add_parser(sub) -> None:
@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ruleset", default="bonanza", help="bonanza or yacht (default bonanza)")
+    p.add_argument("--ruleset", default="bonanza", help="bonanza, yacht or yatzy (default bonanza)")
     p.add_argument("--filled", default="", help="comma list of filled boxes, e.g. ones,sixes")
     p.add_argument("--upper", type=int, default=0, help="upper total on the sheet (default 0)")
     p.add_argument("--bonanza-50", action="store_true", help="the Bonanza box holds 50")
@@ -44,18 +44,18 @@ def _advisor(name: str):
     return get_advisor(name)
 
 
-def _mask(filled) -> int:
+def _mask(filled, boxes: tuple[str, ...]) -> int:
     if isinstance(filled, str):
         filled = [b.strip() for b in filled.split(",") if b.strip()]
     if not isinstance(filled, (list, tuple)):
         raise InputError("filled must be a list of box names")
     mask = 0
     for b in filled:
-        if not isinstance(b, str) or b not in BOX_INDEX:
-            raise InputError(f"unknown box {b!r}; boxes are: {' '.join(BOXES)}")
-        if mask >> BOX_INDEX[b] & 1:
+        if not isinstance(b, str) or b not in boxes:
+            raise InputError(f"unknown box {b!r}; boxes are: {' '.join(boxes)}")
+        if mask >> boxes.index(b) & 1:
             raise InputError(f"box {b} is listed twice")
-        mask |= 1 << BOX_INDEX[b]
+        mask |= 1 << boxes.index(b)
     return mask
 
 
@@ -80,7 +80,7 @@ def answer(ruleset, filled, upper, bonanza_50, dice, rolls_left) -> dict:
     if not isinstance(ruleset, str):
         raise InputError("ruleset must be a name")
     adv = _advisor(ruleset)
-    mask = _mask(filled if filled is not None else [])
+    mask = _mask(filled if filled is not None else [], adv.ruleset.boxes)
     if type(upper) is not int or upper < 0:
         raise InputError(f"upper must be a whole number >= 0, got {upper!r}")
     if not isinstance(bonanza_50, bool):

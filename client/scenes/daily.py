@@ -77,12 +77,13 @@ class DailyScene(Scene):
             return
         if id != "play":
             return
-        from ..daily import start_offline_daily
+        from ..daily import refusal_key, start_offline_daily
         store = self.app.profile.store
         result = start_offline_daily(store, self.app.profile.name, self.date) if store else None
         self._status = None
         if result is None or isinstance(result, str):
-            self.app.show(self.t("daily.already_played"), "error")
+            self.app.show(self.t(refusal_key(result) if result else "daily.already_played"),
+                          "error", 6.0)
             return
         self.app.switch("solo_game", match=result, mode="daily")
 

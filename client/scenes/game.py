@@ -1,9 +1,11 @@
 """A solo (or offline daily) game on this machine: the play screen (``game_base``) with a
-local ``core.match.Match``, no clock and a run timer; at the end the results."""
+local ``core.match.Match``, no clock and a run timer; a pause menu (Escape or Menu); at the
+end the results."""
 from __future__ import annotations
 
 from bonanza.core.match import Match
 
+from .. import actions as A
 from .. import sprites, theme
 from ..solo import new_solo_match
 from ..texts import format_time
@@ -13,6 +15,9 @@ from .game_base import GameScene
 
 class SoloGameScene(GameScene):
     """A solo (or offline daily) game on this machine: no clock, a run timer."""
+
+    # the button beside Hints opens the pause menu (give up is one of its items)
+    give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
                  mode: str = "solo"):
@@ -27,6 +32,7 @@ class SoloGameScene(GameScene):
         self.run_time: float | None = None
         self.finished = False
         self.record = None
+        self._paused_at: float | None = None     # app.now when the pause menu covered the game
 
     @property
     def state(self):
@@ -45,7 +51,42 @@ class SoloGameScene(GameScene):
             return 0.0
         if self.run_time is not None:
             return self.run_time
-        return self.app.now - self.run_started
+        return (self._paused_at if self._paused_at is not None else self.app.now) - self.run_started
+
+    def pauses_timer(self) -> bool:
+        """A local game has no clock: its run time is the time spent playing, so a pause
+        stops it.  (Games a relay times, ranked runs and tables, are other scenes and never
+        stop their clock.)"""
+        return True
+
+    def running(self) -> bool:
+        return self.run_started is not None and self.run_time is None
+
+    def on_pause(self) -> None:
+        if self.pauses_timer() and self.running() and self._paused_at is None:
+            self._paused_at = self.app.now
+
+    def on_resume(self) -> None:
+        if self._paused_at is not None and self.running():
+            self.run_started = (self.run_started or 0.0) + self.app.now - self._paused_at
+        self._paused_at = None
+
+    def open_pause(self) -> None:
+        self.app.open("pause", self)
+
+    def handle(self, action) -> None:
+        # Escape with nothing to cancel and no dialog open pauses (it used to ask to give up)
+        if (action.name == A.CANCEL and self.dialog is None and self.input.pending is None
+                and not self.state.over):
+            self.open_pause()
+            return
+        super().handle(action)
+
+    def on_press(self, id: str) -> None:
+        if id == "give_up":
+            self.open_pause()
+            return
+        super().on_press(id)
 
     def send_roll(self, hold) -> None:
         if self.run_started is None:
@@ -92,7 +133,7 @@ class SoloGameScene(GameScene):
 
     def draw_live(self, surface) -> list:
         """The running timer alone, over the felt it sits on (the rest of the frame is still)."""
-        if self.run_started is None or self.run_time is not None or self.dialog is not None:
+        if not self.running() or self._paused_at is not None or self.dialog is not None:
             return []
         r = self.timer_rect()
         surface.blit(sprites.felt(surface.get_size()), r, area=r)

@@ -14,10 +14,7 @@ from bonanza.core.game import check_give_up, check_hold, check_roll, check_write
 from bonanza.core.match import NO_HOLD, kept_by_default
 from bonanza.core.rules import (
     BONANZA_POINTS,
-    BOXES,
-    LOWER_BOXES,
     MAX_ROLLS,
-    UPPER_BOXES,
     allowed_boxes,
     extra_bonus_for,
     is_joker,
@@ -180,9 +177,10 @@ class GameScene(Scene):
         rs, sheet = st.ruleset, st.sheets[st.active]
         if not is_joker(rs, sheet, st.dice):
             return None
-        upper = UPPER_BOXES[st.dice[0] - 1]
+        upper = rs.layout.upper[st.dice[0] - 1]
         ok = allowed_boxes(rs, sheet, st.dice)
-        kind = "upper" if tuple(ok) == (upper,) else ("lower" if all(b in LOWER_BOXES for b in ok) else "scratch")
+        kind = "upper" if tuple(ok) == (upper,) else (
+            "lower" if all(b in rs.layout.lower for b in ok) else "scratch")
         bonus = extra_bonus_for(rs, sheet, st.dice)
         key = f"game.joker_hint.{kind}" + ("_bonus" if bonus else "")
         return self.t(key, box=self.t(f"box.{upper}"), bonus=bonus)
@@ -192,11 +190,11 @@ class GameScene(Scene):
         st = self.state
         if code == "joker_forces_box" and st.dice is not None:
             rs, sheet = st.ruleset, st.sheets[st.active]
-            upper = UPPER_BOXES[st.dice[0] - 1]
+            upper = rs.layout.upper[st.dice[0] - 1]
             ok = allowed_boxes(rs, sheet, st.dice)
             if tuple(ok) == (upper,):
                 return self.t("refusal.joker_to_upper", box=self.t(f"box.{upper}"))
-            if ok and all(b in LOWER_BOXES for b in ok):
+            if ok and all(b in rs.layout.lower for b in ok):
                 return self.t("refusal.joker_to_lower")
             return self.t("refusal.joker_to_scratch")
         return self.t(f"refusal.{code}")
@@ -316,8 +314,7 @@ class GameScene(Scene):
                 self.app.show(self.t("refusal.must_roll_first"))
         elif n == A.CANCEL:
             if not self.input.cancel() and not st.over and self.can_give_up():
-                self.dialog = "give_up"
-                self.focus_id = "dialog_no"
+                self.ask_give_up()
         elif n == A.TOGGLE_HINTS:
             self.toggle_hints()
         elif n == A.PRESS:
@@ -354,12 +351,16 @@ class GameScene(Scene):
         s["show_hints"] = not s["show_hints"]
         self.app.profile.save()
 
+    def ask_give_up(self) -> None:
+        """The give-up question, No focused."""
+        self.dialog = "give_up"
+        self.focus_id = "dialog_no"
+
     def on_press(self, id: str) -> None:
         if id == "hints":
             self.toggle_hints()
         elif id == "give_up":
-            self.dialog = "give_up"
-            self.focus_id = "dialog_no"
+            self.ask_give_up()
         elif id == "dialog_yes":
             self.dialog = None
             self.focus_id = None
@@ -399,13 +400,13 @@ class GameScene(Scene):
             if new is old:
                 continue
             if self.motion():
-                for b in BOXES:
+                for b in rs.boxes:
                     if old.get(b) is None and new.get(b):
                         self.sheet_view.count_up(c, b, new.get(b), now)
             if c != self.my_seat:
                 continue
-            if old.get("bonanza") is None and new.get("bonanza") == BONANZA_POINTS:
-                self.celebrate(self.t("fx.five_equal", box=self.t("box.bonanza")), "fanfare")
+            if old.get(rs.yacht_box) is None and new.get(rs.yacht_box) == BONANZA_POINTS:
+                self.celebrate(self.t("fx.five_equal", box=self.t(f"box.{rs.yacht_box}")), "fanfare")
             elif new.extra_bonus > old.extra_bonus:
                 self.celebrate(self.t("fx.joker", bonus=new.extra_bonus - old.extra_bonus), "fanfare")
             elif new.upper_bonus(rs) > old.upper_bonus(rs):

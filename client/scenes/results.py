@@ -7,7 +7,6 @@ import os
 import pygame
 
 from bonanza.core.game import standings
-from bonanza.core.rules import LOWER_BOXES, UPPER_BOXES
 from bonanza.core.verify import verify_bytes
 
 from .. import fonts, theme
@@ -166,10 +165,10 @@ class ResultsScene(Scene):
         draw_text(surface, self.t(f"game.ruleset.{rs.name}"), L.rect((980, 110, 210, 40)), L.font_px(18),
                   theme.INK_SOFT, align="right")
         bonus = sheet.upper_bonus(rs)
-        left = [(self.t(f"box.{b}"), sheet.get(b)) for b in UPPER_BOXES]
+        left = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.upper]
         left += [(self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
                  (self.t("game.upper_bonus"), str(bonus) if bonus else "–")]
-        right = [(self.t(f"box.{b}"), sheet.get(b)) for b in LOWER_BOXES]
+        right = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.lower]
         if rs.joker:
             right.append((self.t("game.joker_bonus"), str(sheet.extra_bonus) if sheet.extra_bonus else "–"))
         row_h = 32

@@ -111,8 +111,11 @@ class SettingsScene(Scene):
         name = " ".join(self.name_field.value.split())[:MAX_NAME]
         if name and name != self.app.profile.name:
             self.app.profile.name = name
-            self.app.profile.save()
-            self.app.show(self.t("settings.saved"), "good", 1.5)
+            err = self.app.profile.save()
+            if err:   # kept for this session only: say so, never "saved"
+                self.app.show(self.t(err, path=str(self.app.data_dir or "")), "error", 6.0)
+            else:
+                self.app.show(self.t("settings.saved"), "good", 1.5)
 
     def on_submit(self, id):
         self.commit_name()

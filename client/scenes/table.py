@@ -124,6 +124,14 @@ class TableScene(GameScene):
     def lost(self) -> bool:
         return self.conn.status == "closed" and not self.done
 
+    def connection_text(self) -> str:
+        """What the table says of a connection that is not up: gone for good, the relay
+        restarting (the game goes on from its journal), or reconnecting."""
+        if self.lost():
+            return "table.disconnected"
+        return "table.relay_restarting" if getattr(self.conn, "restarting", False) \
+            else "table.reconnecting"
+
     def send_give_up(self) -> None:
         if self.lost():
             self.done = True
@@ -239,9 +247,13 @@ class TableScene(GameScene):
             elif kind == "status":
                 st = msg.get("status")
                 if st == "reconnecting":
-                    self.app.show(self.t("error.connection_lost"), "error")
+                    self.app.show(self.t("table.relay_restarting"
+                                         if getattr(self.conn, "restarting", False)
+                                         else "error.connection_lost"), "error")
                 elif st == "connected":
-                    self.app.show(self.t("error.reconnected"), "good")
+                    self.app.show(self.t("table.relay_restarted"
+                                         if getattr(self.conn, "restarted", False)
+                                         else "error.reconnected"), "good")
                 elif st == "closed" and not self.done:
                     # the relay is gone for good (resume refused or timed out): say so; Leave
                     # (Escape) now goes back to the menu instead of waiting for an answer
@@ -352,7 +364,7 @@ class TableScene(GameScene):
             draw_text(surface, f"{secs // 60}:{secs % 60:02d}", r.inflate(-L.px(16), 0), L.font_px(26),
                       theme.WHITE, bold=True, align="center")
         if self.conn.status != "connected":
-            draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
+            draw_text(surface, self.t(self.connection_text()),
                       L.rect((left, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
         else:
             watchers = (self.conn.table or {}).get("watchers") or 0
@@ -493,7 +505,7 @@ class DailyRelayGameScene(TableScene):
         draw_text(surface, self.t("daily.date", date=format_date(self.date)), L.rect((self.cx, 22, self.half, 40)),
                   L.font_px(20), theme.GOLD, bold=True, align="right")
         if self.conn.status != "connected":
-            draw_text(surface, self.t("table.disconnected" if self.lost() else "table.reconnecting"),
+            draw_text(surface, self.t(self.connection_text()),
                       L.rect((self.cx - self.half, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
 
 

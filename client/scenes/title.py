@@ -61,7 +61,9 @@ class TitleScene(Scene):
             self.app.open(MENU_SCENES[id])
 
     def back(self):
-        pass  # Escape on the title does not quit by accident
+        # Escape asks rather than quits: the focus goes to Quit and Enter confirms
+        self.focus_id = "quit"
+        self.app.show(self.t("title.quit_ask"))
 
     def draw(self, surface):
         L = self.layout

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from . import kill_hook
-from .notices import Notice, StoreError
+from .notices import Notice, StoreError, disk_full
 
 _C = TypeVar("_C", bound="Connection")
 
@@ -34,7 +34,8 @@ class Connection:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
-                raise StoreError("store.write_failed", f"cannot write the saved games: {e}") from None
+                raise StoreError("store.write_failed", f"cannot write the saved games: {e}",
+                                 disk_full(e)) from None
             try:
                 yield self._conn
                 kill_hook.reached("commit")
@@ -46,7 +47,7 @@ class Connection:
                     pass
                 if isinstance(e, sqlite3.Error):
                     raise StoreError("store.write_failed",
-                                     f"cannot write the saved games: {e}") from None
+                                     f"cannot write the saved games: {e}", disk_full(e)) from None
                 raise
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
@@ -54,7 +55,8 @@ class Connection:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.Error as e:
-                raise StoreError("store.read_failed", f"cannot read the saved games: {e}") from None
+                raise StoreError("store.read_failed", f"cannot read the saved games: {e}",
+                                 disk_full(e)) from None
 
     def _checkpoint(self, how: str) -> None:
         """Copy the WAL into the main file, so that a finished game never lives only in

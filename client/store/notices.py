@@ -51,6 +51,13 @@ NOTICE_TEXT = {
         "store.files_unwritable",
         "Finished games cannot be written as .bonanza files in {path} ({reason}). They are "
         "still kept in your saved games; Records can export them."),
+    "store.disk_full": (
+        "store.disk_full",
+        "Your disk is full: free about {mb} MB and start Bonanza again. Nothing has been "
+        "changed; your saved games are shown, but nothing new is saved this session."),
+    "store.healed": (
+        "store.healed",
+        "{restored} saved game(s) missing from your saved games file were restored from {source}."),
 }
 
 
@@ -76,14 +83,29 @@ class Notice(NamedTuple):
 class StoreError(Exception):
     """A store operation that could not be done (disk full, I/O error...)."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, full: bool = False):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.full = full      # the disk (or quota) is full: free space and it works again
 
 
 class DailyAlreadyPlayed(ValueError):
     code = "daily_already_played"
+
+
+def disk_full(e: BaseException) -> bool:
+    """An error that means the disk (or the user's quota) is full, not damage."""
+    import errno
+    import sqlite3
+    if isinstance(e, OSError):
+        return e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    if isinstance(e, StoreError):
+        return e.full
+    if isinstance(e, sqlite3.Error):
+        name = getattr(e, "sqlite_errorname", "") or ""
+        return name.startswith("SQLITE_FULL") or "disk is full" in str(e)
+    return False
 
 
 def reason(e: BaseException) -> str:

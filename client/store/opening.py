@@ -5,7 +5,9 @@ an unwritable folder); every problem is a ``Notice``."""
 from __future__ import annotations
 
 import errno
+import math
 import os
+import shutil
 import sqlite3
 from typing import NamedTuple
 
@@ -13,9 +15,11 @@ from . import schema
 from .check import check_rows
 from .files import DB_NAME, connect, create_new, remove_db_files
 from .game_record import utc_now_iso
+from .heal import clean_leftovers, heal
+from .image import load_image, read_image
 from .lock import folder_lock
-from .notices import Notice, reason
-from .salvage import read_marker, salvage_file
+from .notices import Notice, disk_full, reason
+from .salvage import SalvageFailed, read_marker, salvage_file, space_needed
 
 ENV_VAR = "BONANZA_DATA_DIR"
 APP_NAME = "bonanza"
@@ -34,6 +38,14 @@ class _Corrupt(Exception):
 
 class _NoAccess(Exception):
     """The file is there but this user may not open it: not damage, never moved aside."""
+
+
+class _DiskFull(Exception):
+    """The disk is full: not damage; nothing is changed until there is room."""
+
+
+class _Busy(Exception):
+    """Another window holds the file in a way that stops this start's repair."""
 
 
 class _Newer(Exception):
@@ -74,6 +86,8 @@ def _open(directory: str, notices: list[Notice]) -> Opened:
         os.makedirs(directory, exist_ok=True)
         _probe_writable(directory)
     except OSError as e:
+        if disk_full(e):
+            return _disk_full(path, directory, notices)
         notices.append(Notice("store.unwritable", {"path": directory, "reason": reason(e)}))
         return _in_memory(path, directory, notices)
     with folder_lock(directory) as locked:
@@ -87,7 +101,13 @@ def _open_locked(path: str, directory: str, notices: list[Notice]) -> Opened:
     try:
         marker = read_marker(path)
         if marker is not None:
-            salvage_file(path, directory, notices, marker=marker)
+            try:
+                salvage_file(path, directory, notices, marker=marker)
+            except SalvageFailed as e:   # put back as it was: told, nothing changed
+                if e.full:
+                    return _disk_full(path, directory, notices)
+                notices.append(Notice("store.unwritable", {"path": directory, "reason": reason(e)}))
+                return _in_memory(path, directory, notices)
         if not os.path.lexists(path):
             if os.path.exists(path + "-wal") and os.path.getsize(path + "-wal"):
                 # a WAL without its database: its games are recovered, never replayed
@@ -99,7 +119,14 @@ def _open_locked(path: str, directory: str, notices: list[Notice]) -> Opened:
             if not _access(path):
                 notices.append(Notice("store.read_only", {"path": path}))
                 return _in_memory(path, directory, notices)
-        return Opened(_connect_file(path, notices), path, directory)
+        conn = _connect_file(path, notices)
+        _heal(conn, path, directory, notices)
+        return Opened(conn, path, directory)
+    except _DiskFull:
+        return _disk_full(path, directory, notices)
+    except _Busy:
+        notices.append(Notice("store.busy", {"path": path}))
+        return _in_memory(path, directory, notices)
     except _NoAccess as e:
         notices.append(Notice("store.no_access", {"path": path, "reason": str(e)}))
         return _in_memory(None, directory, notices)
@@ -118,25 +145,78 @@ def _open_locked(path: str, directory: str, notices: list[Notice]) -> Opened:
         if kind == "read_only":
             notices.append(Notice("store.read_only", {"path": path}))
             return _in_memory(path, directory, notices)
+        if disk_full(e):
+            return _disk_full(path, directory, notices)
         if kind == "unwritable":
             notices.append(Notice("store.unwritable", {"path": directory, "reason": reason(e)}))
             return _in_memory(path, directory, notices)
         why = reason(e)
-    except _Corrupt as e:
-        why = reason(e)
-    try:
-        salvage_file(path, directory, notices, reason=why)
-        return Opened(_connect_file(path, notices), path, directory)
-    except (OSError, sqlite3.Error, _Corrupt) as e:
+    except OSError as e:
+        if disk_full(e):
+            return _disk_full(path, directory, notices)
         notices.append(Notice("store.unwritable", {"path": directory, "reason": reason(e)}))
-        return _in_memory(None, directory, notices)
+        return _in_memory(path, directory, notices)
+    except Exception as e:
+        # _Corrupt, and anything else the checks raise (a flipped bit in the schema text
+        # fails to decode): possible damage, so the salvage path, which keeps every game it
+        # can read and never makes things worse; never "unwritable"
+        why = reason(e) if isinstance(e, _Corrupt) else f"{type(e).__name__}: {reason(e)}"
+    try:
+        if _free_space(directory) < space_needed(path):
+            raise _DiskFull()
+        salvage_file(path, directory, notices, reason=why)
+        conn = _connect_file(path, notices)
+        _heal(conn, path, directory, notices)
+        return Opened(conn, path, directory)
+    except (_DiskFull, SalvageFailed) as e:
+        if isinstance(e, _DiskFull) or e.full:
+            return _disk_full(path, directory, notices)
+        notices.append(Notice("store.unwritable", {"path": directory, "reason": reason(e)}))
+        return _in_memory(path, directory, notices)
+    except Exception as e:
+        if disk_full(e):
+            return _disk_full(path, directory, notices)
+        notices.append(Notice("store.unwritable", {"path": directory, "reason": reason(e)}))
+        return _in_memory(path, directory, notices)
+
+
+def _heal(conn: sqlite3.Connection, path: str, directory: str, notices: list[Notice]) -> None:
+    """Every start: our own leftovers removed, games missing from the file brought back
+    from ``games/*.bonanza`` and from files once moved aside (cheap when nothing is missing)."""
+    from .recording import Recording
+    clean_leftovers(directory)
+    try:
+        heal(Recording(conn, path, directory), notices)
+    except Exception:   # healing is a bonus: the store as checked is sound
+        pass
+
+
+def _free_space(directory: str) -> int:
+    try:
+        return shutil.disk_usage(directory).free
+    except OSError:
+        return 0
+
+
+def _disk_full(path: str, directory: str, notices: list[Notice]) -> Opened:
+    """Nothing is changed: the saved games are shown from a read-only copy, and the player
+    is told how much to free."""
+    short = max(space_needed(path) - _free_space(directory), 1)
+    mb = max(1, math.ceil(short / (1024 * 1024)))
+    notices.append(Notice("store.disk_full", {"path": directory, "mb": mb}))
+    return _in_memory(path, directory, notices)
 
 
 def _probe_writable(directory: str) -> None:
     probe = os.path.join(directory, f".bonanza-write-test-{os.getpid()}")
-    with open(probe, "wb") as f:
-        f.write(b"ok")
-    os.remove(probe)
+    try:
+        with open(probe, "wb") as f:
+            f.write(b"ok")
+    finally:
+        try:
+            os.remove(probe)
+        except OSError:
+            pass
 
 
 # ------------------------------------------------------------------ the file's checks
@@ -146,9 +226,11 @@ def _connect_file(path: str, notices: list[Notice]) -> sqlite3.Connection:
     or sqlite3.Error."""
     if not os.path.isfile(path):
         raise _Corrupt("not a regular file")
-    _precheck(path)
+    cut = _precheck(path)
     conn = connect(path)
     try:
+        if cut:
+            _recover_cut(conn, path, cut)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
             raise _Corrupt("a database without a Bonanza schema")
@@ -168,9 +250,11 @@ def _connect_file(path: str, notices: list[Notice]) -> sqlite3.Connection:
         raise
 
 
-def _precheck(path: str) -> None:
+def _precheck(path: str) -> str | None:
     """Damage SQLite reads past without complaint: an emptied file, a cut-short file
-    (SQLite pads a short last page with zeros and quick_check may pass)."""
+    (SQLite pads a short last page with zeros and quick_check may pass).  A size that is
+    not a whole number of pages is returned (as the reason) rather than raised: a
+    checkpoint that hit a full disk leaves one too, with every page still in the -wal."""
     size = os.path.getsize(path)
     if size == 0:
         raise _Corrupt("the file is empty (0 bytes)")
@@ -183,8 +267,31 @@ def _precheck(path: str) -> None:
     if page < 512 or page & (page - 1):
         raise _Corrupt(f"impossible page size {page}")
     if size % page:
-        raise _Corrupt(f"the file was cut short ({size} bytes is not a whole number of "
-                       f"{page}-byte pages)")
+        return (f"the file was cut short ({size} bytes is not a whole number of "
+                f"{page}-byte pages)")
+    return None
+
+
+def _recover_cut(conn: sqlite3.Connection, path: str, cut: str) -> None:
+    """A file cut short is first handed to SQLite: if its -wal holds the pages (a
+    checkpoint stopped by a full disk), checkpointing writes them whole and the file is
+    sound.  Only a file still cut short afterwards is damage."""
+    wal = path + "-wal"
+    if not (os.path.exists(wal) and os.path.getsize(wal)):
+        raise _Corrupt(cut)
+    try:
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    except sqlite3.Error as e:
+        if disk_full(e):
+            raise _DiskFull() from None
+        if _error_kind(e) == "busy":
+            raise _Busy() from None
+        raise _Corrupt(f"{cut}; {reason(e)}") from None
+    if busy:
+        raise _Busy()
+    again = _precheck(path)
+    if again:
+        raise _Corrupt(again)
 
 
 def _check_structure(conn: sqlite3.Connection) -> int:
@@ -304,22 +411,20 @@ def _memory_conn(copy_from: str | None = None) -> sqlite3.Connection:
     """An in-memory database, preloaded with a read-only copy of ``copy_from`` if readable."""
     conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     if copy_from and os.path.isfile(copy_from):
-        for uri in (f"file:{copy_from}?mode=ro", f"file:{copy_from}?immutable=1"):
-            try:
-                src = sqlite3.connect(uri, uri=True)
-                try:
-                    version = src.execute("PRAGMA user_version").fetchone()[0]
-                    if not 0 < version <= schema.CURRENT_VERSION:
-                        break
-                    src.backup(conn)
-                finally:
-                    src.close()
+        # read-only stays read-only: the file and its -wal are read as they stand and the
+        # copy is made in memory (image.py); nothing is written beside them, not even a
+        # -shm, which a full disk or a read-only folder would refuse anyway
+        try:
+            load_image(conn, read_image(copy_from))
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if 0 < version <= schema.CURRENT_VERSION:
                 _migrate(conn, None, [])
                 _check_tables(conn)
                 return conn
-            except (sqlite3.Error, _Newer, _Corrupt):
-                conn.close()
-                conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        except Exception:   # decoding included: an unreadable copy is an empty one
+            pass
+        conn.close()
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     _migrate(conn, None, [])
     return conn
 
@@ -329,7 +434,7 @@ def _in_memory(copy_from: str | None, directory: str | None, notices: list[Notic
     if copy_from:
         try:   # damage in the copy is told too, so the player knows what they see
             _report_rows(conn, copy_from, notices)
-        except sqlite3.Error:
+        except Exception:
             pass
     return Opened(conn, None, directory)
 

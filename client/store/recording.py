@@ -53,6 +53,9 @@ class Recording(GameFiles):
                 c.execute("UPDATE profiles SET name = ?, language = ?, settings = ? WHERE id = ?",
                           (new["name"], new["language"], blob, pid))
             schema.seal(c, "profiles", pid)
+        # durable when it returns, like a finished game: a deleted or damaged -wal after
+        # a crash must not undo a change the player saw made
+        self._checkpoint("PASSIVE")
         return new
 
     def record_game(self, log_bytes: bytes, played_at: Any = None) -> GameRecord:
@@ -136,11 +139,17 @@ class Recording(GameFiles):
                           s["seed_text"])
 
     def begin_daily(self, date_iso: str) -> bool:
-        """Start the day's one attempt; False if one was already begun that day."""
+        """Start the day's one attempt; False if one was already begun that day.
+        ``StoreError`` (``full`` set on a full disk) when it cannot be kept: the attempt
+        is then not used."""
         with self._tx() as c:
             row = c.execute("SELECT name FROM profiles ORDER BY id LIMIT 1").fetchone()
             cur = c.execute("INSERT OR IGNORE INTO daily_attempts (date, name, started_at) "
                             "VALUES (?, ?, ?)", (date_iso, row[0] if row else None, utc_now_iso()))
             if cur.rowcount == 1:
                 schema.seal(c, "daily_attempts", date_iso)
-            return cur.rowcount == 1
+            begun = cur.rowcount == 1
+        # in the main file before the dice are shown: a crash that loses the -wal must not
+        # hand the attempt back (the dice could be seen and the day started over)
+        self._checkpoint("PASSIVE")
+        return begun

@@ -31,12 +31,51 @@ from bonanza.core.verify import verify_bytes
 
 from . import kill_hook, schema
 from .check import valid_date
-from .files import DB_NAME, close_into_one_file, connect, create_new, fsync, remove_db_files, write_json_atomic
+from .files import (
+    DB_NAME,
+    GAMES_DIR,
+    close_into_one_file,
+    connect,
+    create_new,
+    fsync,
+    remove_db_files,
+    write_json_atomic,
+)
 from .game_record import utc_now_iso
-from .notices import Notice
+from .notices import Notice, StoreError, disk_full
 from .recording import Recording
 
 MAX_ROW_ERRORS = 200
+SALVAGE_WAL_PAGES = 32      # the filling's -wal stays small (32 x 16 KiB): see space_needed
+SPACE_MARGIN = 1024 * 1024
+
+
+class SalvageFailed(Exception):
+    """A salvage could not write its new file: everything was put back as it was."""
+
+    def __init__(self, why: str, full: bool):
+        super().__init__(why)
+        self.full = full
+
+
+def space_needed(path: str) -> int:
+    """Bytes a salvage may need free: the new file is at most what the old file and its
+    -wal hold, its own -wal is kept small, and the marker and notices need a little."""
+    total = SPACE_MARGIN + SALVAGE_WAL_PAGES * 16384
+    for p in (path, path + "-wal"):
+        try:
+            total += os.path.getsize(p)
+        except OSError:
+            pass
+    return total
+
+
+def open_read_only(path: str) -> sqlite3.Connection:
+    """``path`` opened so that reading it writes nothing beside it: immutable when it has
+    no -wal (nothing needs the -shm), else read-only (the -wal must be read)."""
+    if os.path.exists(path + "-wal"):
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+    return sqlite3.connect(f"file:{path}?immutable=1", uri=True, timeout=1)
 
 
 def _rows(conn: sqlite3.Connection, table: str, cols: str, key: str = "rowid"):
@@ -111,8 +150,9 @@ def _from_sqlite(path: str, files: dict | None = None
     logs: list[tuple[str | None, bytes]] = []
     daily: list[tuple] = []
     files = {} if files is None else files
+    had_shm = os.path.exists(path + "-shm")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)
+        conn = open_read_only(path)
     except sqlite3.Error:
         return profile, logs, daily
     try:
@@ -169,6 +209,11 @@ def _from_sqlite(path: str, files: dict | None = None
                 pass
     finally:
         conn.close()
+        if not had_shm:   # ours: a read leaves nothing behind
+            try:
+                os.remove(path + "-shm")
+            except OSError:
+                pass
     return profile, logs, daily
 
 
@@ -214,7 +259,8 @@ def salvage(moved_path: str, store: Recording) -> int:
     """Copy what can be read from ``moved_path`` into ``store``; returns the games recovered.
 
     Safe to run again on the same store (a resumed salvage): a log recorded twice is
-    one game, a daily attempt or profile already there is left as it is."""
+    one game, a daily attempt or profile already there is left as it is.  A write that
+    fails (``StoreError``: a full disk) stops it: a salvage never claims what it did not keep."""
     files: dict = {}
     try:
         profile, logs, daily = _from_sqlite(moved_path, files)
@@ -234,6 +280,8 @@ def salvage(moved_path: str, store: Recording) -> int:
         try:
             rec = store._record(log, played_at, salvage=True)
             recovered += 1
+        except StoreError:
+            raise
         except Exception:
             continue
         kill_hook.reached("salvage_row")
@@ -246,6 +294,8 @@ def salvage(moved_path: str, store: Recording) -> int:
                                 "VALUES (?, ?, ?)", (day, name, started_at))
                 if cur.rowcount:
                     schema.seal(c, "daily_attempts", day)
+        except StoreError:
+            raise
         except Exception:
             continue
     _restore_profile(store, profile)
@@ -270,6 +320,8 @@ def _restore_profile(store: Recording, profile: dict | None) -> None:
     try:
         store.save_profile(name=profile["name"], language=profile["language"] or "",
                            settings=settings if isinstance(settings, dict) else {})
+    except StoreError:
+        raise
     except Exception:
         pass
 
@@ -298,19 +350,17 @@ def salvage_file(path: str, directory: str, notices: list[Notice], reason: str |
     temp = path + SALVAGE_TEMP
     finished = (os.path.lexists(path) and not os.path.exists(temp)
                 and (os.path.lexists(moved) or os.path.lexists(moved + "-wal")))
+    restored = 0
     if not finished:
         _move_aside(path, moved)
         kill_hook.reached("salvage_moved")
-        if os.path.exists(temp) and not _sound(temp):
-            remove_db_files(temp)
-        if not os.path.exists(temp):
-            create_new(temp)
-        conn = connect(temp)
-        # Nothing here is the only copy (the old file stays aside until the end), so the
-        # filling skips fsync; the file is checked with quick_check if a crash interrupts it.
-        conn.execute("PRAGMA synchronous = OFF")
-        salvage(moved, Recording(conn, temp, directory))
-        close_into_one_file(conn, temp)
+        try:
+            restored = _fill(temp, moved, directory)
+        except Exception as e:
+            # a salvage never makes things worse: the original goes back untouched
+            _put_back(path, moved, temp)
+            raise SalvageFailed(f"the salvage could not write its new file: {e}",
+                                disk_full(e)) from None
         kill_hook.reached("salvage_filled")
         os.replace(temp, path)
         fsync(directory)
@@ -320,10 +370,53 @@ def salvage_file(path: str, directory: str, notices: list[Notice], reason: str |
         recovered = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     finally:
         conn.close()
+    from .heal import mark_healed
+    mark_healed(moved, recovered)    # read once: later starts need not read it again
     os.remove(path + SALVAGE_MARKER)
     notices.append(Notice("store.corrupt_moved", {"path": moved, "original": path,
                                                   "recovered": recovered, "reason": reason,
-                                                  "resumed": resumed}))
+                                                  "resumed": resumed, "from_files": restored}))
+    if restored:
+        notices.append(Notice("store.healed", {"path": path, "restored": restored,
+                                               "source": os.path.join(directory, GAMES_DIR)}))
+
+
+def _fill(temp: str, moved: str, directory: str) -> int:
+    """Fill the new file from the moved one, then from the games' own files; returns
+    how many games only the files had.  Raises on any write that fails."""
+    from .heal import restore_from_files
+    if os.path.exists(temp) and not _sound(temp):
+        remove_db_files(temp)
+    if not os.path.exists(temp):
+        create_new(temp)
+    conn = connect(temp)
+    try:
+        # Nothing here is the only copy (the old file stays aside until the end), so the
+        # filling skips fsync; the file is checked with quick_check if a crash interrupts it.
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute(f"PRAGMA wal_autocheckpoint = {SALVAGE_WAL_PAGES}")
+        store = Recording(conn, temp, directory)
+        salvage(moved, store)
+        restored = restore_from_files(store)
+        close_into_one_file(conn, temp)
+    except BaseException:
+        conn.close()
+        raise
+    return restored
+
+
+def _put_back(path: str, moved: str, temp: str) -> None:
+    """Undo a salvage that could not finish: the new file removed, the original (and its
+    -wal) back under its name, the marker gone last."""
+    remove_db_files(temp)
+    for suffix in ("", "-wal"):
+        if os.path.lexists(moved + suffix) and not os.path.lexists(path + suffix):
+            os.replace(moved + suffix, path + suffix)
+    fsync(os.path.dirname(path))
+    try:
+        os.remove(path + SALVAGE_MARKER)
+    except FileNotFoundError:
+        pass
 
 
 def read_marker(path: str) -> dict[str, Any] | None:

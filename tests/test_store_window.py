@@ -1,0 +1,70 @@
+"""The window on a full disk (issue 24): every store write a screen makes fails for real
+(a small tmpfs as the data folder, filled up), and the screen says so in the player's
+language and stays usable; nothing crashes, the day's attempt is not used."""
+from __future__ import annotations
+
+import pytest
+from test_store_disk import can_mount, fill_up, free_up, small_disk
+
+
+@pytest.fixture
+def full_disk_app(data_dirs):
+    """A window whose data folder is a small disk of its own, filled once the store is open."""
+    if not can_mount():
+        pytest.skip("a small tmpfs needs root and mount (CI runs as root)")
+    from tests import pilot
+    data = str(data_dirs["data"])
+    with small_disk(data, 4096):
+        with pilot.window(data) as app:
+            assert app.profile.store is not None and app.profile.store.persistent
+
+            def fill() -> None:
+                # an empty -wal: the next write must grow it, and the disk refuses
+                app.profile.store._checkpoint("TRUNCATE")
+                fill_up(data)
+            app.fill_disk = fill
+            yield app
+
+
+def test_the_daily_on_a_full_disk_is_a_message_not_a_crash(full_disk_app, artifacts):
+    from bonanza.client.daily import today_utc
+    from bonanza.client.scenes.daily import DailyScene
+    app = full_disk_app
+    app.push(DailyScene(app))
+    app.step()
+    app.fill_disk()
+    app.scene.on_press("play")
+    app.step()
+    assert isinstance(app.scene, DailyScene)                     # still here, usable
+    assert app.toast.text == app.scene.t("daily.disk_full")
+    app.screenshot(artifacts / "store_daily_disk_full.png")
+    store = app.profile.store
+    assert store.daily_status(today_utc()) == "available"         # the attempt was not used
+    free_up(str(app.data_dir))
+    app.scene.on_press("play")                                   # with room, it starts
+    app.step()
+    assert not isinstance(app.scene, DailyScene)
+    assert store.daily_status(today_utc()) == "in_progress"
+
+
+def test_a_setting_on_a_full_disk_says_it_was_not_saved(full_disk_app):
+    from bonanza.client import lang
+    app = full_disk_app
+    app.fill_disk()
+    assert app.profile.save() == "profile.disk_full"
+    assert lang.t("profile.disk_full") != "profile.disk_full"
+
+
+def test_a_game_finished_on_a_full_disk_is_told_and_the_window_goes_on(full_disk_app):
+    from bonanza.client.solo import new_solo_match
+    app = full_disk_app
+    shown = []
+    app.profile.notify = lambda key, params: shown.append(key)
+    m = new_solo_match("Player", seed_text="disk")
+    while not m.state.over:
+        m.roll([False] * 5)
+        m.write(m.state.sheets[0].free_boxes()[0])
+    app.fill_disk()
+    rec = app.profile.finish_and_record(m, 1000)
+    assert rec is None and shown == ["record.not_saved"]
+    app.step()
