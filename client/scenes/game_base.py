@@ -26,9 +26,9 @@ from ..actions import Action
 from ..dice_view import DiceView
 from ..i18n import format_decimal
 from ..sheet_view import SheetView
-from ..texts import short_hex
+from ..texts import box_key, short_hex
 from ..turn_input import TurnInput
-from ..widgets import Celebration, ProgressBar, draw_text, shadowed_panel
+from ..widgets import Celebration, ProgressBar, draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 
 EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
@@ -132,6 +132,8 @@ class GameScene(Scene):
 
     # ---------------------------------------------------------- helpers
     def _hints_label(self) -> str:
+        if not self.hints_allowed():
+            return self.t("game.hints_none")
         return self.t("game.hints_on" if self.app.profile.settings["show_hints"] else "game.hints_off")
 
     def visible(self, w) -> bool:
@@ -199,8 +201,12 @@ class GameScene(Scene):
             return self.t("refusal.joker_to_scratch")
         return self.t(f"refusal.{code}")
 
+    def hints_allowed(self) -> bool:
+        """Whether this game may show the advisor at all (a relay daily may not)."""
+        return True
+
     def hints_on(self) -> bool:
-        return bool(self.app.profile.settings["show_hints"])
+        return self.hints_allowed() and bool(self.app.profile.settings["show_hints"])
 
     def verdict(self):
         """The advisor's first choice for dice that have landed, with hints on: ``("roll",
@@ -347,6 +353,9 @@ class GameScene(Scene):
         self.input.move(st, step)
 
     def toggle_hints(self) -> None:
+        if not self.hints_allowed():
+            self.app.show(self.t("game.no_hints_daily"), "info", 5.0)
+            return
         s = self.app.profile.settings
         s["show_hints"] = not s["show_hints"]
         self.app.profile.save()
@@ -406,7 +415,7 @@ class GameScene(Scene):
             if c != self.my_seat:
                 continue
             if old.get(rs.yacht_box) is None and new.get(rs.yacht_box) == BONANZA_POINTS:
-                self.celebrate(self.t("fx.five_equal", box=self.t(f"box.{rs.yacht_box}")), "fanfare")
+                self.celebrate(self.t("fx.five_equal", box=self.t(box_key(rs.yacht_box, rs))), "fanfare")
             elif new.extra_bonus > old.extra_bonus:
                 self.celebrate(self.t("fx.joker", bonus=new.extra_bonus - old.extra_bonus), "fanfare")
             elif new.upper_bonus(rs) > old.upper_bonus(rs):
@@ -557,6 +566,11 @@ class GameScene(Scene):
             ProgressBar.draw(surface, L.rect((self.cx - h + 40, 440, 2 * h - 80, 30)), self.loader.progress, L,
                              self.t("error.advisor_building", percent=pct))
             return
+        if not self.hints_allowed():     # say why there is no advice, not just nothing
+            draw_wrapped(surface, self.t("game.no_hints_daily"),
+                         L.rect((self.cx - h + 20, 430, 2 * h - 40, 100)), L.font_px(17),
+                         theme.TEXT_ON_FELT_SOFT, align="center")
+            return
         if not self.hints_on() or self.loader is None:
             return
         s = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -588,7 +602,7 @@ class GameScene(Scene):
             if not opt[1]:
                 return self.t("game.advisor.roll_all", score=score)
             return self.t("game.advisor.keep_roll", dice=" ".join(map(str, opt[1])), score=score)
-        box = self.t(f"box.{opt[1]}")
+        box = self.t(box_key(opt[1], self.state.ruleset))
         if opt[2] == 0:
             return self.t("game.advisor.write_scratch", box=box, score=score)
         return self.t("game.advisor.write", box=box, points=opt[2], score=score)

@@ -12,6 +12,7 @@ from bonanza.core.game import MAX_SEATS
 from bonanza.core.settings import (
     BOT_POLICIES,
     DAILY_RULESET,
+    DAILY_TURN_SECONDS,
     DEFAULT_BOT_POLICY,
     DEFAULT_PORT,
     DEFAULT_RULESET,
@@ -123,8 +124,9 @@ class HostSetupScene(_Options):
     def value_text(self, row):
         if row == "seats":
             return self.tn("lobby.seats_value", self.seats)
-        if row == "turn":
-            return self.t("lobby.turn_time_value", seconds=self.turn)
+        if row == "turn":     # a daily table has the daily's clock, whatever is chosen here
+            seconds = DAILY_TURN_SECONDS if self.ruleset == DAILY_GAME else self.turn
+            return self.t("lobby.turn_time_value", seconds=seconds)
         if row == "bots":
             return self.t(f"lobby.bot.{self.bots}")
         if self.ruleset == DAILY_GAME:
@@ -134,6 +136,8 @@ class HostSetupScene(_Options):
     def change(self, row, step):
         if row == "seats":
             self.seats = SEAT_CHOICES[(SEAT_CHOICES.index(self.seats) + step) % len(SEAT_CHOICES)]
+        elif row == "turn" and self.ruleset == DAILY_GAME:
+            pass
         elif row == "turn":
             self.turn = TURN_SECONDS[(TURN_SECONDS.index(self.turn) + step) % len(TURN_SECONDS)]
         elif row == "bots":

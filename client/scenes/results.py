@@ -11,7 +11,7 @@ from bonanza.core.verify import verify_bytes
 
 from .. import fonts, theme
 from ..sheet_view import draw_scratch, ease_out
-from ..texts import format_time, verdict_text
+from ..texts import box_key, format_time, verdict_text
 from ..widgets import Celebration, draw_text, shadowed_panel
 from .base import Scene
 
@@ -168,7 +168,7 @@ class ResultsScene(Scene):
         left = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.upper]
         left += [(self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
                  (self.t("game.upper_bonus"), str(bonus) if bonus else "–")]
-        right = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.lower]
+        right = [(self.t(box_key(b, rs)), sheet.get(b)) for b in rs.layout.lower]
         if rs.joker:
             right.append((self.t("game.joker_bonus"), str(sheet.extra_bonus) if sheet.extra_bonus else "–"))
         row_h = 32
