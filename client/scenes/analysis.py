@@ -312,7 +312,7 @@ class AnalysisScene(Scene):
         for p in sa.series[1:]:
             ends[p.turn] = p.seq
         for turn, seq in sorted(ends.items()):
-            if turn % 2 and turn <= 13:
+            if turn % 2 and turn <= 15:
                 x = self.to_xy(seq, lo)[0]
                 draw_text(surface, str(turn), L.rect((x - 14, py + ph + 4, 28, 20)), L.font_px(15),
                           theme.INK_SOFT, align="center")

@@ -549,9 +549,10 @@ class GameScene(Scene):
         L = self.layout
         st = self.state
         n = len(st.setup.seats)
-        turn = min(13, st.turn // max(1, n) + 1) if not st.over else 13
+        rounds = len(st.ruleset.sheet)             # a round per box: 13, or 15 for yatzy
+        turn = min(rounds, st.turn // max(1, n) + 1) if not st.over else rounds
         left = self.cx - self.half
-        draw_text(surface, self.t("game.turn", n=turn, total=13), L.rect((left, 22, self.half, 40)),
+        draw_text(surface, self.t("game.turn", n=turn, total=rounds), L.rect((left, 22, self.half, 40)),
                   L.font_px(22), theme.TEXT_ON_FELT, bold=True)
 
     def draw_advisor(self, surface) -> None:
