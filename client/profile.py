@@ -253,12 +253,13 @@ class Profile:
             self.problem("error.generic", detail=str(e))
         return None
 
-    def record_game(self, log_bytes: bytes) -> GameRecord | None:
-        """Store a finished game log; the GameRecord, or None (and a toast) on a problem."""
+    def record_game(self, log_bytes: bytes, played_at: str | None = None) -> GameRecord | None:
+        """Store a finished game log (played at ``played_at``, ISO UTC; default now); the
+        GameRecord, or None (and a toast) on a problem."""
         store = self.store
         if store is None:
             return None
-        return self._record(lambda: store.record_game(log_bytes))
+        return self._record(lambda: store.record_game(log_bytes, played_at))
 
     def finish_and_record(self, match: Match, duration_ms: int | None) -> GameRecord | None:
         """Close a finished local match's log with its run time (end meta ``duration_ms``)
