@@ -50,8 +50,9 @@ class App:
         self.data_dir = data_dir
         lang.set_language(self.profile.language)
         s = self.profile.settings
+        self.apply_palette()
         if size is None:
-            size = tuple(s["window_size"])
+            size = self.window_size()
         self.fullscreen = s["fullscreen"] if fullscreen is None else fullscreen
         self.screen = self._open_window(tuple(size))
         self.layout = Layout(self.screen.get_size())
@@ -101,9 +102,30 @@ class App:
         if fullscreen is not None:
             self.fullscreen = fullscreen
         if size is None:
-            size = tuple(self.profile.settings["window_size"])
+            size = self.window_size()
         self.screen = self._open_window(tuple(size))
         self.layout.resize(self.screen.get_size())
+        self.dirty = True
+
+    def ui_scale(self) -> int:
+        """The interface size in percent: the player's, or the largest the display holds."""
+        chosen = self.profile.settings["ui_scale"]
+        if chosen:
+            return chosen
+        try:
+            desktop = pygame.display.get_desktop_sizes()[0]
+        except (pygame.error, IndexError):
+            desktop = None
+        return theme.scale_for_display(desktop)
+
+    def window_size(self) -> tuple[int, int]:
+        return theme.window_for_scale(self.ui_scale())
+
+    def apply_palette(self) -> None:
+        """Draw with the profile's palette from the next frame (cached sprites are redrawn)."""
+        from . import sprites
+        theme.apply_palette(self.profile.settings["palette"])
+        sprites.clear_caches()
         self.dirty = True
 
     # ---------------------------------------------------------- scenes

@@ -104,3 +104,40 @@ def test_records_imports_dropped_files_and_the_import_folder(app, artifacts, tmp
     app.scene.on_press("import")
     assert app.toast.text == app.scene.t("records.imported", added=0, known=1, refused=1)
     assert len(app.profile.store.history()) == 3
+
+
+def test_a_name_typed_on_a_full_disk_is_not_said_to_be_saved(full_disk_app):
+    from bonanza.client.scenes.settings import SettingsScene
+    app = full_disk_app
+    app.push(SettingsScene(app))
+    app.step()
+    app.fill_disk()
+    app.scene.name_field.value = "Chloé"
+    app.scene.commit_name()
+    app.step()
+    assert app.toast.text == app.scene.t("profile.disk_full")
+    assert app.profile.name == "Chloé"      # kept for this session
+
+
+def test_records_export_and_import_on_a_full_disk_say_so(full_disk_app, tmp_path):
+    import os
+
+    from test_store_helpers import solo_log
+
+    from bonanza.client.scenes.records import RecordsScene
+    app = full_disk_app
+    rec = app.profile.store.record_game(solo_log(5))
+    app.push(RecordsScene(app))
+    app.scene.set_tab("history")
+    app.step()
+    app.fill_disk()
+    assert app.scene.export() is None
+    assert app.toast.text.startswith(app.scene.t("records.export_failed", path="")[:10])
+    other = tmp_path / "elsewhere.bonanza"          # another disk: only the store is full
+    other.write_bytes(solo_log(6))
+    app.scene.import_games([str(other)])
+    assert app.toast.text == app.scene.t("records.import_failed")
+    assert [g.id for g in app.profile.store.history()] == [rec.id]
+    app.step()
+    assert isinstance(app.scene, RecordsScene)
+    assert os.path.exists(rec.file)

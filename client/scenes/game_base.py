@@ -101,6 +101,8 @@ class GameScene(Scene):
 
     give_up_key = "game.give_up"
     give_up_question = "game.give_up_confirm"
+    # what a game without hints says about it (None: nothing, and no hints button)
+    no_hints_key: str | None = "game.no_hints_daily"
 
     # ---------------------------------------------------------- to override
     @property
@@ -139,6 +141,8 @@ class GameScene(Scene):
     def visible(self, w) -> bool:
         if w.id.startswith("dialog_"):
             return self.dialog is not None
+        if w.id == "hints":     # a game that says nothing of its missing hints has no button
+            return self.hints_allowed() or self.no_hints_key is not None
         return True
 
     def targets(self, layout):
@@ -159,7 +163,7 @@ class GameScene(Scene):
     def advice(self):
         """The advisor's advice for the current situation (None until ready)."""
         st = self.state
-        if self.loader is None or st.over or not self.loader.ready:
+        if self.loader is None or st.over or not self.loader.ready or not self.hints_allowed():
             return None
         key = (st.seq, st.active, st.dice)
         if key != self._advice_key:
@@ -354,7 +358,8 @@ class GameScene(Scene):
 
     def toggle_hints(self) -> None:
         if not self.hints_allowed():
-            self.app.show(self.t("game.no_hints_daily"), "info", 5.0)
+            if self.no_hints_key is not None:
+                self.app.show(self.t(self.no_hints_key), "info", 5.0)
             return
         s = self.app.profile.settings
         s["show_hints"] = not s["show_hints"]
@@ -562,15 +567,16 @@ class GameScene(Scene):
         box = L.rect((self.cx - h, 384, 2 * h, 150))
         if not self.my_turn() or st.over:
             return
+        if not self.hints_allowed():     # say why there is no advice, not just nothing
+            if self.no_hints_key is not None:
+                draw_wrapped(surface, self.t(self.no_hints_key),
+                             L.rect((self.cx - h + 20, 430, 2 * h - 40, 100)), L.font_px(17),
+                             theme.TEXT_ON_FELT_SOFT, align="center")
+            return
         if self.loader is not None and not self.loader.ready:
             pct = int(self.loader.progress * 100)
             ProgressBar.draw(surface, L.rect((self.cx - h + 40, 440, 2 * h - 80, 30)), self.loader.progress, L,
                              self.t("error.advisor_building", percent=pct))
-            return
-        if not self.hints_allowed():     # say why there is no advice, not just nothing
-            draw_wrapped(surface, self.t("game.no_hints_daily"),
-                         L.rect((self.cx - h + 20, 430, 2 * h - 40, 100)), L.font_px(17),
-                         theme.TEXT_ON_FELT_SOFT, align="center")
             return
         if not self.hints_on() or self.loader is None:
             return

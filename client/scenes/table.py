@@ -532,6 +532,7 @@ class RankedGameScene(TableScene):
 
     give_up_key = "game.give_up"
     give_up_question = "game.give_up_confirm"
+    no_hints_key = None     # a run declared without hints offers no advisor at all
 
     def __init__(self, app, conn, host: str, port: int):
         self.host, self.port = host, port
@@ -539,6 +540,12 @@ class RankedGameScene(TableScene):
 
     def seat_labels(self):
         return [s.name for s in self.state.setup.seats]
+
+    def hints_allowed(self) -> bool:
+        """Only a run whose header (the relay's, signed) says hints were declared: a run
+        on the no-hints board never shows the advisor, whatever the setting."""
+        header = self.conn.client.header if self.conn.client else None
+        return ((header or {}).get("settings") or {}).get("hints") is True
 
     def finish(self, msg) -> None:
         if self.done:
