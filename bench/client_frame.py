@@ -9,9 +9,14 @@ of any frame at this size), and a bare pygame window (import, open, one flip)
 from process start, in a fresh process like ours.
 
 Idle CPU (``--idle SECONDS``, 0 skips it): the real loop (``App.run``) of the title
-and of the solo game waiting for input after a roll (the run timer running), each in
-a fresh process, as CPU time over wall time, beside a bare pygame window blocked in
-``pygame.event.wait`` in the same run.  Goal: the waiting game <= 3% of a core.
+and of the solo game waiting for input after a roll (the run timer running), then the
+same game minimised, each in a fresh process, as CPU time over wall time, beside a bare
+pygame window blocked in ``pygame.event.wait`` in the same run.  The children draw into a
+real X server, an Xvfb started for the run, when one is installed (``--idle-driver auto``;
+the dummy driver copies no pixels anywhere and flatters every figure); the output says
+which driver was used.  Xvfb has no window manager to minimise a window, so the minimised
+figure posts the WINDOWMINIMIZED event SDL sends on a real desktop.
+Goals: the waiting game <= 1.5x the bare window, minimised <= 1% of a core.
 """
 from __future__ import annotations
 
@@ -58,7 +63,7 @@ else:
     from bonanza.client.app import App
     app = App((1280, 720), data_dir=tempfile.mkdtemp(prefix="bonanza-idle-"), advisor=False, sound=False)
     app.step()
-    if what == "game":
+    if what in ("game", "game_min"):
         from bonanza.client.scenes.game import SoloGameScene
         app.push(SoloGameScene(app, seed_text="idle"))
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0))
@@ -66,6 +71,8 @@ else:
         for _ in range(60):     # let the roll land before measuring the wait
             app.step(1 / 60)
         assert app.scene.state.rolls_left == 2, "the bench's roll did not happen"
+        if what == "game_min":
+            pygame.event.post(pygame.event.Event(pygame.WINDOWMINIMIZED))
     pygame.time.set_timer(pygame.QUIT, int(seconds * 1000), 1)
     c0, w0 = time.process_time(), time.perf_counter()
     f0 = app.frames
@@ -75,13 +82,13 @@ print("cpu", time.process_time() - c0, time.perf_counter() - w0)
 """
 
 
-def idle_cpu(what: str, seconds: float) -> tuple[float, float]:
+def idle_cpu(what: str, seconds: float, env: dict | None = None) -> tuple[float, float]:
     """(% of one core, frames drawn per second) of ``what`` waiting ``seconds`` in a fresh process."""
     import subprocess
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     code = IDLE_CHILD.format(root=root, what=what, seconds=seconds)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env=dict(os.environ))
+                         env=env or dict(os.environ))
     frames = 0
     for line in out.stdout.splitlines():
         parts = line.split()
@@ -102,9 +109,11 @@ def main() -> int:
     p.add_argument("--frames", type=int, default=600)
     p.add_argument("--idle", type=float, default=5.0, help="seconds per idle-CPU measurement (0: skip)")
     p.add_argument("--idle-only", action="store_true", help="only the idle-CPU figures")
+    p.add_argument("--idle-driver", choices=("auto", "xvfb", "dummy"), default="auto",
+                   help="where the idle children draw: Xvfb when installed (auto), or the dummy driver")
     args = p.parse_args()
     if args.idle_only:
-        return idle_figures(args.idle)
+        return idle_figures(args.idle, args.idle_driver)
     from bonanza.client.app import App
     data = tempfile.mkdtemp(prefix="bonanza-bench-")
     app = App((1280, 720), data_dir=data)
@@ -137,17 +146,59 @@ def main() -> int:
     bare = bare_window_ms()
     print(f"process start to first frame: {first * 1000:.0f} ms "
           f"(bare pygame window {bare:.0f} ms, ratio {first * 1000 / bare:.1f}x)")
-    return idle_figures(args.idle)
+    return idle_figures(args.idle, args.idle_driver)
 
 
-def idle_figures(seconds: float) -> int:
+def start_xvfb():
+    """An Xvfb on a free display for the idle children: (process, display) or None."""
+    import shutil
+    import subprocess
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        return None
+    for n in range(91, 120):
+        if os.path.exists(f"/tmp/.X11-unix/X{n}") or os.path.exists(f"/tmp/.X{n}-lock"):
+            continue
+        proc = subprocess.Popen([exe, f":{n}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and proc.poll() is None:
+            if os.path.exists(f"/tmp/.X11-unix/X{n}"):
+                return proc, f":{n}"
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait()
+    return None
+
+
+def idle_figures(seconds: float, driver: str = "auto") -> int:
     """After the first-frame figure (it counts from this process's start)."""
     if seconds <= 0:
         return 0
-    for what, label in (("bare", "bare pygame window, event.wait"), ("title", "title screen"),
-                        ("game", "solo game waiting for input (timer running)")):
-        pct, fps = idle_cpu(what, seconds)
-        print(f"idle CPU, {label}: {pct:.1f}% of a core" + ("" if what == "bare" else f", {fps:.1f} frames/s"))
+    env = dict(os.environ)
+    xvfb = start_xvfb() if driver in ("auto", "xvfb") else None
+    if driver == "xvfb" and xvfb is None:
+        print("idle CPU: no Xvfb installed (apt-get install xvfb)")
+        return 1
+    if xvfb is not None:
+        env.update(DISPLAY=xvfb[1], SDL_VIDEODRIVER="x11")
+        print(f"idle CPU measured with SDL video driver x11 on Xvfb {xvfb[1]}")
+    else:
+        env["SDL_VIDEODRIVER"] = "dummy"
+        print("idle CPU measured with SDL video driver dummy (no Xvfb: figures flatter a real desktop)")
+    try:
+        bare = None
+        for what, label in (("bare", "bare pygame window, event.wait"), ("title", "title screen"),
+                            ("game", "solo game waiting for input (timer running)"),
+                            ("game_min", "the same game minimised")):
+            pct, fps = idle_cpu(what, seconds, env)
+            bare = pct if what == "bare" else bare
+            extra = "" if what == "bare" else f", {fps:.1f} frames/s, {pct / bare:.2f}x the bare window"
+            print(f"idle CPU, {label}: {pct:.1f}% of a core{extra}")
+    finally:
+        if xvfb is not None:
+            xvfb[0].terminate()
+            xvfb[0].wait()
     return 0
 
 

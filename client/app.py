@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -49,8 +50,9 @@ class App:
         self.data_dir = data_dir
         lang.set_language(self.profile.language)
         s = self.profile.settings
+        self.apply_palette()
         if size is None:
-            size = tuple(s["window_size"])
+            size = self.window_size()
         self.fullscreen = s["fullscreen"] if fullscreen is None else fullscreen
         self.screen = self._open_window(tuple(size))
         self.layout = Layout(self.screen.get_size())
@@ -59,6 +61,7 @@ class App:
         self.now = 0.0
         self.mouse = (-1, -1)
         self.running = True
+        self.minimized = False          # nothing is drawn while the window is minimised
         self.frames = 0
         self.first_frame_at: float | None = None
         self.advisor_enabled = advisor
@@ -87,15 +90,42 @@ class App:
         except pygame.error:
             screen = pygame.display.set_mode((1280, 720), pygame.RESIZABLE)
         pygame.display.set_caption(lang.t("app.title"))
+        win = _sdl_window()
+        if win is not None:
+            try:        # the window manager then never offers a size below the smallest layout
+                win.minimum_size = theme.MIN_WINDOW
+            except Exception:
+                pass
         return screen
 
     def apply_window(self, size=None, fullscreen=None) -> None:
         if fullscreen is not None:
             self.fullscreen = fullscreen
         if size is None:
-            size = tuple(self.profile.settings["window_size"])
+            size = self.window_size()
         self.screen = self._open_window(tuple(size))
         self.layout.resize(self.screen.get_size())
+        self.dirty = True
+
+    def ui_scale(self) -> int:
+        """The interface size in percent: the player's, or the largest the display holds."""
+        chosen = self.profile.settings["ui_scale"]
+        if chosen:
+            return chosen
+        try:
+            desktop = pygame.display.get_desktop_sizes()[0]
+        except (pygame.error, IndexError):
+            desktop = None
+        return theme.scale_for_display(desktop)
+
+    def window_size(self) -> tuple[int, int]:
+        return theme.window_for_scale(self.ui_scale())
+
+    def apply_palette(self) -> None:
+        """Draw with the profile's palette from the next frame (cached sprites are redrawn)."""
+        from . import sprites
+        theme.apply_palette(self.profile.settings["palette"])
+        sprites.clear_caches()
         self.dirty = True
 
     # ---------------------------------------------------------- scenes
@@ -256,12 +286,26 @@ class App:
         if et == pygame.VIDEORESIZE and not self.fullscreen:
             w = max(theme.MIN_WINDOW[0], event.w)
             h = max(theme.MIN_WINDOW[1], event.h)
-            if (w, h) != self.screen.get_size():
-                self.screen = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+            win = _sdl_window()
+            if (w, h) != (event.w, event.h) and win is not None:
+                try:    # clamped in place: the same window (set_mode would open a new one)
+                    win.size = (w, h)
+                except Exception:
+                    pass
+            self.screen = pygame.display.get_surface() or self.screen
             self.layout.resize(self.screen.get_size())
+            self.profile.settings["window_size"] = list(self.screen.get_size())   # what Settings shows
+            self.dirty = True
+            return
+        if et == pygame.WINDOWMINIMIZED:
+            self.minimized = True
+            return
+        if et in (pygame.WINDOWRESTORED, pygame.WINDOWSHOWN, pygame.WINDOWMAXIMIZED):
+            self.minimized = False
             self.dirty = True
             return
         if et in (pygame.WINDOWEXPOSED, pygame.WINDOWSIZECHANGED):
+            self.minimized = False
             self.layout.resize(self.screen.get_size())
             self.dirty = True
             return
@@ -350,11 +394,13 @@ class App:
         while self.running:
             # A still screen sleeps between polls: cheaper than pygame.event.wait, which
             # polls every millisecond where SDL cannot wake it (measured in bench/client_frame.py)
-            ms = clock.tick(theme.FPS_ACTIVE if moving else theme.FPS_IDLE)
+            ms = clock.tick(FPS_MINIMIZED if self.minimized else theme.FPS_ACTIVE if moving else theme.FPS_IDLE)
             dt = min(ms / 1000.0, 0.25)
             self.step(dt, draw=False)
             if not self.running:
                 break
+            if self.minimized:
+                continue        # the game goes on (a relay's messages, the clock); no pixels
             scene = self.scene
             moving = self.needs_redraw()
             if moving or self.now - last_full >= scene.still_redraw():
@@ -373,6 +419,17 @@ class App:
                 self.advisor_loader("bonanza")
 
 
+def _sdl_window():
+    """The display module's SDL window (its minimum size, a size set in place), or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return pygame.Window.from_display_module()
+    except Exception:
+        return None
+
+
+FPS_MINIMIZED = 10  # a minimised window still polls (a table's messages) but draws nothing
 LIVE_MS = 100       # a still screen's live parts (the run timer's tenths) redraw at 10 Hz
 
 

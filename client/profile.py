@@ -18,7 +18,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "animation": "normal",      # instant | off | fast | normal
     "volume": 70,               # percent
     "muted": False,
-    "window_size": [1280, 720],
+    "window_size": [1280, 720],  # (before the interface size) read once to set ui_scale
+    "ui_scale": 0,              # percent of the design size (theme.UI_SCALES); 0 = from the display
+    "palette": "standard",      # theme.PALETTES
     "fullscreen": False,
     "show_hints": True,
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
@@ -59,6 +61,13 @@ class Profile:
             self.settings["animation"] = "normal"
         if tuple(self.settings["window_size"]) not in theme.WINDOW_SIZES:
             self.settings["window_size"] = [1280, 720]
+        if "ui_scale" not in (p.get("settings") or {}) and self.settings["window_size"] != [1280, 720]:
+            # a window size chosen before the interface size: the same window, as a scale
+            self.settings["ui_scale"] = self.settings["window_size"][0] * 100 // theme.DESIGN_W
+        if self.settings["ui_scale"] not in (0, *theme.UI_SCALES):
+            self.settings["ui_scale"] = 0
+        if self.settings["palette"] not in theme.PALETTES:
+            self.settings["palette"] = "standard"
 
     def _relay_pins(self) -> dict[str, list[str]]:
         pins = self.settings.get("relay_keys") or {}
@@ -244,12 +253,13 @@ class Profile:
             self.problem("error.generic", detail=str(e))
         return None
 
-    def record_game(self, log_bytes: bytes) -> GameRecord | None:
-        """Store a finished game log; the GameRecord, or None (and a toast) on a problem."""
+    def record_game(self, log_bytes: bytes, played_at: str | None = None) -> GameRecord | None:
+        """Store a finished game log (played at ``played_at``, ISO UTC; default now); the
+        GameRecord, or None (and a toast) on a problem."""
         store = self.store
         if store is None:
             return None
-        return self._record(lambda: store.record_game(log_bytes))
+        return self._record(lambda: store.record_game(log_bytes, played_at))
 
     def finish_and_record(self, match: Match, duration_ms: int | None) -> GameRecord | None:
         """Close a finished local match's log with its run time (end meta ``duration_ms``)

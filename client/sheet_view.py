@@ -9,6 +9,8 @@ from bonanza.core.rules import RULESETS, Ruleset
 from . import actions as A
 from . import fonts, lang, theme
 from .actions import Action
+from .marks import status_mark
+from .texts import box_key
 from .widgets import draw_text, ellipsize, shadowed_panel
 
 HEADER_H = 44
@@ -54,6 +56,7 @@ class SheetView:
     def __init__(self, rect, label_w: float, ruleset=None):
         self.rect = rect                 # design units
         self.rows = rows_for(ruleset)
+        self.ruleset = getattr(ruleset, "name", ruleset)
         self.label_w = label_w
         self._static_key: tuple | None = None
         self._static: pygame.Surface | None = None
@@ -122,7 +125,7 @@ class SheetView:
                     pygame.draw.line(layer, theme.INK_SOFT, rr.topleft, rr.topright, max(1, layout.px(2)))
                 else:
                     pygame.draw.line(layer, theme.PAPER_LINE, rr.topleft, rr.topright, 1)
-                label = lang.t(f"box.{k}") if kind == "box" else lang.t({
+                label = lang.t(box_key(k, self.ruleset)) if kind == "box" else lang.t({
                     "upper": "game.upper_subtotal", "bonus": "game.upper_bonus",
                     "joker": "game.joker_bonus", "total": "game.total"}[k])
                 lr = layout.rect((self.row_rect(i, ncols)[0] + 10, self.row_rect(i, ncols)[1],
@@ -155,9 +158,8 @@ class SheetView:
             text_r = hr.inflate(-layout.px(8), 0)
             if status is not None:
                 dot_r = layout.px(5)
-                color = {"connected": theme.OK, "away": theme.GOLD, "bot": theme.HINT,
-                         "disconnected": theme.BAD, "gave_up": theme.INK_SOFT}.get(status, theme.INK_SOFT)
-                pygame.draw.circle(surface, color, (hr.x + layout.px(10), hr.centery), dot_r)
+                # a shape per status, not a colour alone (client/marks.py)
+                status_mark(surface, status, (hr.x + layout.px(10), hr.centery), dot_r)
                 text_r = pygame.Rect(hr.x + layout.px(18), hr.y, hr.w - layout.px(22), hr.h)
             # a long name shrinks only down to a readable size, then is cut with "…"
             small = max(theme.MIN_READABLE_PX, layout.font_px(14))

@@ -13,6 +13,14 @@ from .i18n import format_date, format_duration
 Translate = Callable[..., str]
 
 
+def box_key(box: str, ruleset: Any = None) -> str:
+    """The text key of a box's name under ``ruleset`` (a name or a Ruleset): the box of
+    five equal dice has its own name under Yacht rules in some languages (pt-BR's card
+    calls it "Cinco iguais")."""
+    name = getattr(ruleset, "name", ruleset)
+    return "box.bonanza.yacht" if box == "bonanza" and name == "yacht" else f"box.{box}"
+
+
 def short_hex(b: bytes | None, n: int = 24) -> str:
     """A dice commitment as every screen shows it (lobby, table, untrusted game): its first
     ``n`` hex digits in groups of four, so the same fingerprint reads the same everywhere."""

@@ -15,6 +15,7 @@ from .rules import RULESETS as _RULESETS
 RULESETS: tuple[str, ...] = tuple(_RULESETS)   # in the order menus show them
 DEFAULT_RULESET = "bonanza"
 DAILY_RULESET = "yacht"
+DAILY_TURN_SECONDS = 60     # the relay daily's clock, alone or at a daily table: one competition, one clock
 
 TURN_SECONDS: tuple[int, ...] = (30, 45, 60, 90)
 DEFAULT_TURN_SECONDS = 60

@@ -71,23 +71,26 @@ class DailyStore:
     def commitment(self, date: str) -> bytes:
         return dice_mod.commitment(self.seed(date))
 
-    def start_attempt(self, date: str, name: str, address: str | None = None) -> str | None:
+    def start_attempt(self, date: str, name: str, address: str | None = None,
+                      per_address: bool = True) -> str | None:
         """Record an attempt; None, or why not: "name" (this person played this date) or
-        "address" (someone else at this address did; pass no address to allow it)."""
-        why = self.attempt_refusal(date, name, address)
+        "address" (someone else at this address did; only with ``per_address``).  The
+        address is kept either way, so the board can mark attempts from one address."""
+        why = self.attempt_refusal(date, name, address, per_address)
         if why is not None:
             return why
         cur = self.db.execute("INSERT OR IGNORE INTO attempts (date, name_key, name, address) "
                               "VALUES (?, ?, ?, ?)", (date, name_key(name), name, address))
         return None if cur.rowcount == 1 else "name"
 
-    def attempt_refusal(self, date: str, name: str, address: str | None = None) -> str | None:
+    def attempt_refusal(self, date: str, name: str, address: str | None = None,
+                        per_address: bool = True) -> str | None:
         """What ``start_attempt`` would answer, recording nothing (a daily lobby asks this
         when someone sits down; the attempt is used when the table starts).  The name is
         asked first: it is the more exact reason."""
         if self.has_played(date, name):
             return "name"
-        if address is not None and self.db.execute(
+        if per_address and address is not None and self.db.execute(
                 "SELECT 1 FROM attempts WHERE date = ? AND address = ?",
                 (date, address)).fetchone() is not None:
             return "address"
@@ -112,23 +115,30 @@ class DailyStore:
                         (score, gave_up, log_file, date, name_key(name)))
 
     def leaderboard(self, date: str) -> list[dict]:
-        """Finished attempts, best first.  ``same_address`` numbers the attempts that came
-        from one address (1, 2, ...; nil when alone), without showing the address."""
-        rows = self.db.execute("SELECT name, score, address FROM attempts WHERE date = ? "
-                               "AND score IS NOT NULL ORDER BY score DESC, name",
+        """Attempts with a score: finished games best first, then the ones given up (best
+        first, ``gave_up`` saying why): a game given up never ranks above a finished one.
+        Equal scores share a place.  ``same_address`` numbers the attempts that came from
+        one address (1, 2, ...; nil when alone), without showing the address."""
+        rows = self.db.execute("SELECT name, score, address, gave_up FROM attempts "
+                               "WHERE date = ? AND score IS NOT NULL "
+                               "ORDER BY gave_up IS NOT NULL, score DESC, name",
                                (date,)).fetchall()
         counts: dict = {}
-        for _, _, address in rows:
+        for _, _, address, _ in rows:
             if address is not None:
                 counts[address] = counts.get(address, 0) + 1
         groups: dict = {}
         out: list[dict] = []
-        for i, (name, score, address) in enumerate(rows):
-            place = out[-1]["place"] if out and out[-1]["score"] == score else i + 1
+        for i, (name, score, address, gave_up) in enumerate(rows):
+            prev = out[-1] if out else None
+            tied = (prev is not None and prev["score"] == score
+                    and (prev["gave_up"] is None) == (gave_up is None))
+            place = prev["place"] if tied and prev is not None else i + 1
             group = None
             if address is not None and counts[address] > 1:
                 group = groups.setdefault(address, len(groups) + 1)
-            out.append({"name": name, "score": score, "place": place, "same_address": group})
+            out.append({"name": name, "score": score, "place": place, "same_address": group,
+                        "gave_up": gave_up})
         return out
 
     def closed_days(self, today: str, limit: int = 7, work_out_par: bool = True) -> list[dict]:

@@ -18,6 +18,7 @@ from bonanza.core.records import GameSettings, Intent, MoveType
 from bonanza.core.settings import (
     BOT_POLICIES,
     DAILY_RULESET,
+    DAILY_TURN_SECONDS,
     DEFAULT_BOT_POLICY,
     DEFAULT_RULESET,
     MAX_NAME,
@@ -199,8 +200,7 @@ MAX_LISTED = 50             # tables in one ``tables`` answer (the newest first)
 
 
 def list_tables(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
-    open_tables = [t for t in relay.tables.values()
-                   if t.mode == "table" and not t.started and len(t.slots) < t.nseats]
+    open_tables = [t for t in relay.open_lobbies() if len(t.slots) < t.nseats]
     newest = list(reversed(open_tables))       # tables are kept in the order they opened
     _reply(conn, {"type": "tables", "tables": [t.info() for t in newest[:MAX_LISTED]],
                   "more": max(0, len(newest) - MAX_LISTED)}, rid)
@@ -209,7 +209,7 @@ def list_tables(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
 def _lobby_room(relay: Host, conn: Conn) -> None:
     """Caps on open lobbies, so one address cannot fill the relay (or its lists)."""
     lim = relay.limits
-    lobbies = [t for t in relay.tables.values() if t.mode == "table" and not t.started]
+    lobbies = relay.open_lobbies()
     if len(lobbies) >= lim.lobbies:
         raise Refuse("relay_full", "this relay has too many open tables; try again later")
     mine = sum(1 for t in lobbies if t.host is not None and t.host.conn is not None
@@ -441,6 +441,7 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         raise Refuse("bad_settings", "hints is true or false")
     key = _key(msg.get("key"))
     _disk_room(relay)
+    _ranked_room(relay, conn)
     today = relay.clock.today()
     run_id, attempt = relay.ranked.start(name, ruleset, hints, today)
     table = Table(relay, _new_code(relay), "ranked", ruleset, 1, None,
@@ -457,6 +458,19 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
                          stamp=lambda: max(0, round((clock.now() - began) * 1000)))
     _joined(conn, table, slot, rid)
     table.begin(match)
+    relay.ranked_running.add(conn.address, table)
+
+
+def _ranked_room(relay: Host, conn: Conn) -> None:
+    """Caps per address on ranked runs, checked before an attempt is counted: a few
+    running at once, and new ones at a bounded rate (each is a log kept for ever)."""
+    lim = relay.limits
+    if relay.ranked_running.count(conn.address) >= lim.ranked_per_address:
+        raise Refuse("too_many_runs", f"at most {lim.ranked_per_address} ranked runs per "
+                                      f"address at once: finish or give up one first")
+    if not relay.buckets.take("ranked", conn.address, lim.ranked_burst, lim.ranked_every):
+        raise Refuse("rate_limited", f"too many new ranked runs from this address: one "
+                                     f"more every {lim.ranked_every:g} s")
 
 
 def ranked_info(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
@@ -490,14 +504,17 @@ def rematch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if new is None:
         if old.finished_at is not None and now - old.finished_at > REMATCH_SECONDS:
             raise Refuse("rematch_expired", "the offer to play again has run out")
-        relay.free_conn(conn)
+        # the caps first: a refusal leaves the player at the finished table
         _lobby_room(relay, conn)
+        _rematch_room(relay, conn, old)
+        relay.free_conn(conn)
         new = Table(relay, _new_code(relay), "table", old.ruleset, old.nseats, old.turn_seconds,
                     secrets.token_bytes(dice_mod.SEED_BYTES))
         new.bots = old.bots
         seat = Slot(new, slot.name, "human", contribution, key=key, contribution_commit=commit)
         relay.open_table(conn, new, seat)
         old.rematch_code = new.code
+        old.rematch_offers += 1
         _joined(conn, new, seat, rid)
         old.broadcast({"type": "rematch", "code": new.code, "by": slot.name,
                        "seconds": REMATCH_SECONDS})
@@ -509,6 +526,18 @@ def rematch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
     _sit(relay, conn, new, Slot(new, slot.name, "human", contribution, key=key,
                                 contribution_commit=commit), rid)
+
+
+def _rematch_room(relay: Host, conn: Conn, old: Table) -> None:
+    """A rematch table is announced to every player of the old one: a finished table
+    announces a few at most, and one address opens them at a bounded rate."""
+    lim = relay.limits
+    if old.rematch_offers >= lim.rematch_offers:
+        raise Refuse("rematch_expired", f"this table has offered {lim.rematch_offers} "
+                                        f"new games already")
+    if not relay.buckets.take("rematch", conn.address, lim.rematch_burst, lim.rematch_every):
+        raise Refuse("rate_limited", f"too many new tables from this address: one more "
+                                     f"every {lim.rematch_every:g} s")
 
 
 # ---------------------------------------------------------------- watching
@@ -526,6 +555,10 @@ def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
                                             "today's challenge")
     if len(table.watchers_conns) >= MAX_WATCHERS:
         raise Refuse("table_full", f"at most {MAX_WATCHERS} people can watch one table")
+    lim = relay.limits
+    if not relay.buckets.take("watch", conn.address, lim.watch_burst, lim.watch_every):
+        raise Refuse("rate_limited", f"too many watch requests from this address: one more "
+                                     f"every {lim.watch_every:g} s")
     relay.stop_watching(conn)
     conn.watching = table
     table.watchers_conns.add(conn)
@@ -536,7 +569,7 @@ def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         "records": match.log.records if match else [],
         "held": table.held, "clock": table.clock_info() if match else None,
         "end": table.end_msg}, rid)
-    table.send_each({"type": "table", "table": table.info()})   # players see the count
+    relay.watch_notices.changed(table)   # players see the count (at most once a second)
 
 
 MAX_WATCHERS = 32
@@ -593,9 +626,9 @@ def _daily_refusal(name: str, today: str, why: str | None) -> Refuse | None:
 def _daily_attempt(relay: Host, conn: Conn, name: str, today: str, record: bool = True) -> None:
     """Use ``name``'s one attempt of the day (at this address too, by default); with
     ``record=False`` only say whether it could be used."""
-    address = conn.address if relay.daily_per_address else None
-    why = (relay.daily.start_attempt(today, name, address) if record
-           else relay.daily.attempt_refusal(today, name, address))
+    once = relay.daily_per_address
+    why = (relay.daily.start_attempt(today, name, conn.address, once) if record
+           else relay.daily.attempt_refusal(today, name, conn.address, once))
     refusal = _daily_refusal(name, today, why)
     if refusal is not None:
         raise refusal
@@ -608,16 +641,17 @@ def _daily_start(relay: Host, table: Table, host: Slot) -> None:
     starts and no attempt is used."""
     date = table.daily_date
     assert date is not None
-    address = host.conn.address if relay.daily_per_address and host.conn is not None else None
-    refusal = _daily_refusal(host.name, date, relay.daily.attempt_refusal(date, host.name,
-                                                                          address))
+    once = relay.daily_per_address
+    address = host.conn.address if host.conn is not None else None
+    refusal = _daily_refusal(host.name, date,
+                             relay.daily.attempt_refusal(date, host.name, address, once))
     if refusal is not None:
         raise refusal
     for slot in [s for s in table.slots if s.kind == "human"]:
         conn = slot.conn
-        address = conn.address if relay.daily_per_address and conn is not None else None
+        address = conn.address if conn is not None else None
         refusal = _daily_refusal(slot.name, date,
-                                 relay.daily.start_attempt(date, slot.name, address))
+                                 relay.daily.start_attempt(date, slot.name, address, once))
         if refusal is None:
             continue
         if conn is not None:
@@ -650,8 +684,6 @@ def daily_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     _joined(conn, table, slot, rid)
     table.begin(match)
 
-
-DAILY_TURN_SECONDS = 60
 
 
 def daily_log(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:

@@ -20,6 +20,19 @@ class Limits:
     send_queue: int = 1 << 20     # bytes waiting for a reader before it is dropped
     housekeeping: float = 1.0     # seconds between idle / hello checks
     sndbuf: int | None = None     # SO_SNDBUF for accepted sockets (tests of slow readers)
+    # caps per address on what outlives a message or reaches other people (relay/caps.py;
+    # docs/protocol.md, "Caps"); ``*_every`` is the seconds one more is earned after a burst
+    ranked_per_address: int = 3   # ranked runs one address may have running at once
+    ranked_burst: float = 6.0     # new ranked runs per address at once ...
+    ranked_every: float = 20.0    # ... then one every 20 s
+    ranked_abandon: float = 300.0  # a ranked run nobody is connected to ends (given up, away)
+    expiries_per_pass: int = 8    # abandoned games ended per housekeeping pass (spread out)
+    rematch_burst: float = 3.0    # rematch tables opened per address at once ...
+    rematch_every: float = 30.0   # ... then one every 30 s
+    rematch_offers: int = 3       # rematch tables one finished table may announce
+    watch_burst: float = 10.0     # watch requests per address at once ...
+    watch_every: float = 2.0      # ... then one every 2 s
+    watchers_notice: float = 1.0  # players hear of watcher-count changes at most this often
 
     def to_wire(self) -> dict:
         return {"max_frame": self.max_frame, "rate": self.rate, "burst": self.burst,

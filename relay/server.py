@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Coroutine
 
 from .auto import Auto
+from .caps import Buckets, Coalesced, RunningPerAddress
 from .clock import RealClock
 from .connection import Conn, Refuse, error_msg
 from .daily import DailyStore
@@ -90,6 +91,15 @@ class Relay:
         self.signer = load_or_create(self.data_dir / "relay.key")
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, Slot] = {}
+        # caps per address (caps.py): buckets of new ranked runs, rematches and watches,
+        # the ranked runs each address has going, and watcher counts told at most once
+        # a second; the open lobbies apart, so a list never walks every running game
+        self.buckets = Buckets(self.clock)
+        self.ranked_running: RunningPerAddress[Table] = RunningPerAddress(lambda t: t.running)
+        self.watch_notices: Coalesced[Table] = Coalesced(
+            self.clock, self.limits.watchers_notice,
+            lambda t: t.send_each({"type": "table", "table": t.info()}))
+        self._lobbies: dict[str, Table] = {}
         self.conns: set[Conn] = set()
         self.server: asyncio.AbstractServer | None = None
         self.port: int | None = None
@@ -273,14 +283,21 @@ class Relay:
 
     def housekeeping_pass(self) -> None:
         now = self.clock.now()
+        # At most ``expiries_per_pass`` games end per pass: thousands abandoned at once end
+        # over the next seconds instead of stalling every table in one pass.
+        budget = self.limits.expiries_per_pass
         for table in list(self.tables.values()):
             # a daily attempt or a ranked run nobody plays must end (and be counted)
             if table.mode not in ("daily", "ranked") or not table.running:
                 continue
             started = table.started_at if table.started_at is not None else now
-            if ((table.slots[0].conn is None and now - table.slots[0].last_seen > DAILY_ABANDON)
+            abandon = self.limits.ranked_abandon if table.mode == "ranked" else DAILY_ABANDON
+            if ((table.slots[0].conn is None and now - table.slots[0].last_seen > abandon)
                     or now - started > DAILY_LIMIT):
                 table.give_up(0, "away")
+                budget -= 1
+                if budget <= 0:
+                    break
         if self.idle_exit is None:
             return
         if self.conns or any(t.running for t in self.tables.values()):
@@ -343,7 +360,16 @@ class Relay:
         conn.watching = None
         if table is not None and conn in table.watchers_conns:
             table.watchers_conns.discard(conn)
-            table.send_each({"type": "table", "table": table.info()})
+            self.watch_notices.changed(table)
+
+    def open_lobbies(self) -> list[Table]:
+        """Tables not yet started, oldest first: only the lobbies are walked (at most
+        ``limits.lobbies`` of them, and those that started or closed since), never every
+        running game."""
+        for code, t in list(self._lobbies.items()):
+            if t.started or t.revealing is not None or self.tables.get(code) is not t:
+                del self._lobbies[code]
+        return list(self._lobbies.values())
 
     def free_conn(self, conn: Conn) -> None:
         """Refuse when the connection holds a live seat; detach it from a finished one,
@@ -384,6 +410,8 @@ class Relay:
         table.slots.append(slot)
         table.host = slot
         self.tables[table.code] = table
+        if table.mode == "table":
+            self._lobbies[table.code] = table
         if slot.token is not None:
             self.tokens[slot.token] = slot
         self.attach(conn, slot)
@@ -396,6 +424,7 @@ class Relay:
         table.reindex()
         if not table.slots:
             self.tables.pop(table.code, None)
+            self.watch_notices.forget(table)
             return
         if table.host is slot:
             table.host = table.slots[0]
@@ -405,6 +434,7 @@ class Relay:
         """A finished table is forgotten after FINISHED_KEEP (late resumes are over)."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
+        self.watch_notices.forget(table)
         for c in list(table.watchers_conns):
             c.watching = None
         table.watchers_conns.clear()

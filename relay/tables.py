@@ -108,6 +108,7 @@ class Table:
         self.bots: str | list[str] = DEFAULT_BOT_POLICY   # as the host set it
         self.watchers_conns: set[Conn] = set()   # connections watching, seated nowhere
         self.rematch_code: str | None = None   # the table its players play again at
+        self.rematch_offers = 0                # rematch tables announced (limits.rematch_offers)
         self.revealing: tuple[Conn, Any] | None = None   # (host's conn, rid) while seats reveal
         self.reveal_timer: Timer | None = None
         self.finished_at: float | None = None

@@ -63,9 +63,18 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
         bea.send({"type": "start"})
         step_until(app, lambda: type(app.scene).__name__ == "TableScene", what="the start")
         game = app.scene
-        assert pending_logs(app) == [{"host": "127.0.0.1", "port": r.port, "date": DAY1,
-                                      "name": "Ana"}]
+        pending = pending_logs(app)
+        assert [{k: v for k, v in p.items() if k != "played_at"} for p in pending] == [
+            {"host": "127.0.0.1", "port": r.port, "date": DAY1, "name": "Ana"}]
+        started_at = pending[0]["played_at"]
         assert last_relay(app) == ("127.0.0.1", r.port)      # the port is remembered
+        # no advisor during a relay daily, whatever the setting says, and the screen says so
+        app.profile.settings["show_hints"] = True
+        assert not game.hints_allowed() and not game.hints_on()
+        key(app, pygame.K_h)
+        assert app.toast.text == lang.t("game.no_hints_daily")
+        assert app.profile.settings["show_hints"] is True
+        shot = False
         deadline = time.time() + 120
         while app.scene is game:
             assert time.time() < deadline, "the table did not end"
@@ -81,6 +90,11 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
                         key(app, pygame.K_RETURN)
                 step_until(app, lambda: app.scene is not game or game.state.seq > seq,
                            what="the move")
+                if not shot and app.scene is game and game.state.dice is not None:
+                    shot = True
+                    assert game.verdict() is None and game.remaining() is not None
+                    app.step(1 / 60)
+                    app.screenshot(artifacts / "client_daily_table_game.png")
             else:
                 app.step(1 / 60)
                 time.sleep(0.005)
@@ -100,4 +114,30 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
     step_until(app, lambda: DAY1 in board.saved_dates, what="the daily table's log")
     hist = app.profile.store.history(mode="daily")
     assert len(hist) == 1 and hist[0].date == DAY1 and hist[0].seed is not None
+    assert hist[0].played_at == started_at          # when it was played, not when fetched
     assert pending_logs(app) == []
+
+
+def test_the_daily_board_marks_give_ups_shared_places_and_one_address(app, artifacts):  # noqa: F811
+    from bonanza.client.scenes.daily_relay import DailyRelayScene
+    from tests.test_client_daily_relay import FakeConn, fake_info
+    info = fake_info()
+    info["leaderboard"] = [
+        {"name": "Cleo", "score": 252, "place": 1, "same_address": None, "gave_up": None},
+        {"name": "Ana", "score": 151, "place": 2, "same_address": 1, "gave_up": None},
+        {"name": "Dan", "score": 151, "place": 2, "same_address": 1, "gave_up": None},
+        {"name": "Ben", "score": 223, "place": 4, "same_address": None, "gave_up": "gave_up"}]
+    info["closed"][0]["leaderboard"] = [
+        {"name": "Eve", "score": 240, "place": 1, "same_address": None, "gave_up": None},
+        {"name": "Fay", "score": 240, "place": 1, "same_address": None, "gave_up": None}]
+    info["closed"][0]["par"] = 228
+    app.push(DailyRelayScene(app, "127.0.0.1", 7468, conn=FakeConn(info)))
+    scene = app.scene
+    step_until(app, lambda: scene.info is not None, what="daily_info")
+    places = [r["place"] for r in info["leaderboard"]]
+    t = lang.t
+    assert scene.row_marks(info["leaderboard"][3], places) == [t("table.gave_up")]
+    assert scene.row_marks(info["leaderboard"][1], places) == [
+        t("results.shared_place"), t("daily.relay.same_address", n=1)]
+    app.step(1 / 60)
+    app.screenshot(artifacts / "client_daily_board_marks.png")

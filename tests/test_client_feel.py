@@ -297,7 +297,12 @@ def test_a_still_game_screen_redraws_only_its_timer(app):
     app.draw()
     app.step(1 / 60, draw=False)
     assert not app.needs_redraw()
+    # the timer shows whole seconds: within the same second nothing is sent to the screen,
+    # the next second redraws the timer alone
+    assert g.draw_live(app.screen) == []
+    app.now += 1.0
     assert g.draw_live(app.screen) == [g.timer_rect()]
+    assert g.draw_live(app.screen) == []
     # a pointer moving over the same thing (empty felt) redraws nothing; onto a button it does
     for pos in ((1100, 460), (1120, 470)):
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=app.layout.point(*pos), rel=(1, 1),

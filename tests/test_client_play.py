@@ -35,6 +35,8 @@ def test_full_solo_game_keyboard_only(app, artifacts):
     key(app, pygame.K_TAB)            # ... to Back
     key(app, pygame.K_TAB)            # ... to the ranked run
     assert app.scene.focus_id == "ranked"
+    key(app, pygame.K_TAB)            # ... to the rules (a press cycles the rulesets)
+    assert app.scene.focus_id == "ruleset"
     key(app, pygame.K_TAB)            # ... and wraps to the seed field
     assert app.scene.focus_id == "seed"
     type_text(app, SEED_TEXT[3:])

@@ -237,3 +237,41 @@ def test_escape_on_the_title_asks_to_quit(app):
     assert app.toast.visible and app.toast.text == lang.t("title.quit_ask")
     key(app, pygame.K_RETURN)
     assert not app.running
+
+
+def test_a_resize_below_the_smallest_layout_is_clamped_in_the_same_window(app):
+    from bonanza.client import theme
+    from bonanza.client.app import _sdl_window
+    win = _sdl_window()
+    assert win is not None and tuple(win.minimum_size) == theme.MIN_WINDOW
+    before = win.id
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=800, h=400, size=(800, 400)))
+    app.step()
+    assert app.screen.get_size() == theme.MIN_WINDOW
+    assert _sdl_window().id == before and app.screen is pygame.display.get_surface()
+    # Settings says the size the window has now
+    app.open("settings")
+    w, h = theme.MIN_WINDOW
+    assert app.scene.value_text("window_size") == lang.t("settings.window_size_value", width=w, height=h)
+
+
+def test_the_results_of_a_given_up_game_say_so_and_show_no_time(app, artifacts):
+    game = app.switch("solo_game", seed_text="given up")
+    app.step()
+    key(app, pygame.K_r)
+    for _ in range(30):
+        app.step(FRAME)
+    key(app, pygame.K_ESCAPE)                            # the pause menu
+    for _ in range(3):
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)                            # Give up: the question
+    assert app.scene is game and game.dialog == "give_up"
+    key(app, pygame.K_LEFT)
+    key(app, pygame.K_RETURN)
+    app.step()
+    assert type(app.scene).__name__ == "ResultsScene"
+    texts = drawn_texts(app)
+    app.screenshot(artifacts / "client_results_given_up.png")
+    assert lang.t("results.given_up") in texts
+    timer = lang.t("game.timer", time="")
+    assert not any(t.startswith(timer.strip()) for t in texts), texts

@@ -10,7 +10,7 @@ from bonanza.client.relay_client import RelayError
 from bonanza.core.names import name_key
 from bonanza.relay.daily import DailyStore
 from bonanza.relay.server import DAILY_LIMIT
-from tests.relay_harness import ManualClock, connect, running_relay, settle
+from tests.relay_harness import ManualClock, connect, play_to_end, running_relay, settle
 
 
 def run(coro):
@@ -112,3 +112,30 @@ def test_attempts_a_restarted_relay_lost_are_ended(tmp_path):
     assert not d.sealed("2024-03-01", "2024-03-02")
     assert d.has_played("2024-03-01", "ana")        # and the attempt still counts
     d.close()
+
+
+def test_the_board_ranks_give_ups_last_marked_and_ties_share_a_place(tmp_path):
+    d = DailyStore(tmp_path / "daily.sqlite3")
+    for name, score, why in (("Ana", 151, None), ("Ben", 223, "gave_up"), ("Cleo", 252, None),
+                             ("Dan", 151, None), ("Eve", 90, "away"), ("Fay", 223, "left")):
+        assert d.start_attempt("2024-03-01", name) is None
+        d.finish_attempt("2024-03-01", name, score, why, None)
+    board = [(e["place"], e["name"], e["score"], e["gave_up"])
+             for e in d.leaderboard("2024-03-01")]
+    assert board == [(1, "Cleo", 252, None), (2, "Ana", 151, None), (2, "Dan", 151, None),
+                     (4, "Ben", 223, "gave_up"), (4, "Fay", 223, "left"), (6, "Eve", 90, "away")]
+    d.close()
+
+
+def test_a_relay_open_to_any_address_still_marks_attempts_from_one():
+    async def main():
+        clock = ManualClock(date="2024-03-01")
+        async with running_relay(clock=clock, daily_per_address=False) as relay:
+            a, b = await connect(relay), await connect(relay)
+            await a.daily_play("Ana")
+            await b.daily_play("Ben")                  # allowed: the relay is open to any address
+            await play_to_end([a])
+            await play_to_end([b])
+            board = relay.daily.leaderboard("2024-03-01")
+            assert sorted(e["same_address"] for e in board) == [1, 1]   # but both are marked
+    run(main())

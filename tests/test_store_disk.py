@@ -519,3 +519,49 @@ def test_disk_full_notice_text_and_key():
     n = Notice("store.disk_full", {"path": "/x", "mb": 3})
     assert n.key == "store.disk_full" and "free about 3 MB" in n.message
     assert json.dumps(n.params)
+
+
+def test_a_finished_game_without_its_file_gets_it_at_the_next_start(tmp_path):
+    data = str(tmp_path / "data")
+    store, _ = open_store(data)
+    rec = store.record_game(solo_log(3))
+    store.close()
+    os.remove(rec.file)
+    conn = sqlite3.connect(os.path.join(data, "bonanza.db"))
+    conn.execute("DELETE FROM game_files")   # the link row lost with a -wal, the file never written
+    conn.commit()
+    conn.close()
+    store, notices = open_store(data)
+    try:
+        assert notices == []
+        assert store.game(rec.id).file == rec.file
+        assert open(rec.file, "rb").read() == solo_log(3)
+    finally:
+        store.close()
+
+
+def test_import_games_verifies_deduplicates_and_counts_like_the_originals(tmp_path):
+    from bonanza.client.store.records import import_games
+    other = str(tmp_path / "other")
+    store, _ = open_store(other)
+    recs = [store.record_game(solo_log(i)) for i in range(4)]
+    store.close()
+    tampered = bytearray(solo_log(9))
+    tampered[len(tampered) // 2] ^= 0x01
+    bad = str(tmp_path / "bad.bonanza")
+    open(bad, "wb").write(bytes(tampered))
+
+    data = str(tmp_path / "data")
+    store, _ = open_store(data)
+    try:
+        store.record_game(solo_log(0))                   # already here
+        result = import_games(store, [os.path.join(other, "games"), bad])
+        assert len(result.added) == 3 and result.known == 1
+        assert [p for p, _ in result.refused] == [bad]
+        assert seeds(store) == {r.seed for r in recs}
+        assert store.best("bonanza") == max(r.score for r in recs)
+        assert store.stats("bonanza")["games"] == 4
+        again = import_games(store, [os.path.join(other, "games")])
+        assert again.added == [] and again.known == 4
+    finally:
+        store.close()

@@ -68,3 +68,76 @@ def test_a_game_finished_on_a_full_disk_is_told_and_the_window_goes_on(full_disk
     rec = app.profile.finish_and_record(m, 1000)
     assert rec is None and shown == ["record.not_saved"]
     app.step()
+
+
+def test_records_imports_dropped_files_and_the_import_folder(app, artifacts, tmp_path):
+    import os
+
+    import pygame
+    from test_store_helpers import solo_log
+
+    from bonanza.client.scenes.records import RecordsScene
+    from bonanza.client.store import open_store
+    other = str(tmp_path / "other")
+    store, _ = open_store(other)
+    recs = [store.record_game(solo_log(i)) for i in range(3)]
+    store.close()
+    app.push(RecordsScene(app))
+    app.scene.set_tab("history")
+    app.step()
+    assert app.scene.entries == []
+    pygame.event.post(pygame.event.Event(pygame.DROPFILE, file=os.path.join(other, "games")))
+    app.step()
+    assert len(app.scene.entries) == 3
+    assert app.toast.text == app.scene.t("records.imported", added=3, known=0, refused=0)
+    app.screenshot(artifacts / "store_records_imported.png")
+    # the button: an empty import folder says where to put files; then it imports them
+    app.scene.on_press("import")
+    folder = app.scene.import_dir()
+    assert app.toast.text == app.scene.t("records.import_hint", path=folder)
+    with open(recs[0].file, "rb") as f:
+        data = f.read()
+    with open(os.path.join(folder, "x.bonanza"), "wb") as f:
+        f.write(data)
+    with open(os.path.join(folder, "y.bonanza"), "wb") as f:
+        f.write(data[:-3])
+    app.scene.on_press("import")
+    assert app.toast.text == app.scene.t("records.imported", added=0, known=1, refused=1)
+    assert len(app.profile.store.history()) == 3
+
+
+def test_a_name_typed_on_a_full_disk_is_not_said_to_be_saved(full_disk_app):
+    from bonanza.client.scenes.settings import SettingsScene
+    app = full_disk_app
+    app.push(SettingsScene(app))
+    app.step()
+    app.fill_disk()
+    app.scene.name_field.value = "Chloé"
+    app.scene.commit_name()
+    app.step()
+    assert app.toast.text == app.scene.t("profile.disk_full")
+    assert app.profile.name == "Chloé"      # kept for this session
+
+
+def test_records_export_and_import_on_a_full_disk_say_so(full_disk_app, tmp_path):
+    import os
+
+    from test_store_helpers import solo_log
+
+    from bonanza.client.scenes.records import RecordsScene
+    app = full_disk_app
+    rec = app.profile.store.record_game(solo_log(5))
+    app.push(RecordsScene(app))
+    app.scene.set_tab("history")
+    app.step()
+    app.fill_disk()
+    assert app.scene.export() is None
+    assert app.toast.text.startswith(app.scene.t("records.export_failed", path="")[:10])
+    other = tmp_path / "elsewhere.bonanza"          # another disk: only the store is full
+    other.write_bytes(solo_log(6))
+    app.scene.import_games([str(other)])
+    assert app.toast.text == app.scene.t("records.import_failed")
+    assert [g.id for g in app.profile.store.history()] == [rec.id]
+    app.step()
+    assert isinstance(app.scene, RecordsScene)
+    assert os.path.exists(rec.file)

@@ -141,3 +141,31 @@ def test_a_yatzy_box_name_outside_the_sheet_is_refused():
     refusal = check_write(match.state, 0, "bonanza")
     assert refusal is not None and refusal.code == "unknown_box"
     assert check_write(match.state, 0, "one_pair") is None
+
+
+# ------------------------------------------------------------ a table over the real relay
+def test_a_four_seat_yatzy_table_over_the_relay_plays_to_the_end(yatzy):
+    import asyncio
+
+    from tests.relay_harness import connect, play_to_end, running_relay
+
+    async def main():
+        async with running_relay() as relay:
+            a, b = await connect(relay), await connect(relay)
+            assert "yatzy" in a.welcome["rulesets"]
+            joined = await a.create_table("Ana", 4, 30, "yatzy", bots=["optimal", "casual"])
+            assert joined["table"]["ruleset"] == "yatzy"
+            await b.join(joined["table"]["code"], "Ben")
+            await a.start()
+            await a.wait_until(lambda: a.header is not None)
+            assert a.header["ruleset"] == "yatzy"
+            await play_to_end([a, b], timeout=120)
+            verdict = verify_bytes(a.end["log"])
+            assert verdict.ok, verdict.detail
+            final = verdict.states[-1]
+            assert final.over and all(len(s.scores) == 15 and s.is_complete for s in final.sheets)
+            writes = [r["move"] for r in verdict.log.records if r["move"]["type"] == "write"]
+            assert len(writes) == 4 * 15
+            for c in (a, b):
+                await c.close()
+    asyncio.run(asyncio.wait_for(main(), 150))

@@ -21,7 +21,13 @@ from bonanza.core import dice as dice_mod
 from bonanza.core.settings import MAX_NAME
 
 from .. import theme
-from ..daily_relay_memory import add_pending, pending_logs, remember_relay, remove_pending
+from ..daily_relay_memory import (
+    add_pending,
+    pending_logs,
+    played_at,
+    remember_relay,
+    remove_pending,
+)
 from ..i18n import format_date
 from ..relay_notes import (
     RelayKeyNote,
@@ -210,9 +216,12 @@ class DailyRelayScene(Scene):
         data = msg.get("log")
         if not data or not isinstance(date, str):    # only what a daily_log request asked for
             return
-        record = self.app.profile.record_game(bytes(data))
+        name = msg.get("name", self.name)
+        # recorded as played when it was played, not now that its log could be fetched
+        when = played_at(self.app, self.host, self.port, date, name)
+        record = self.app.profile.record_game(bytes(data), when)
         if record is not None:
-            remove_pending(self.app, self.host, self.port, date, msg.get("name", self.name))
+            remove_pending(self.app, self.host, self.port, date, name)
             self.saved_dates.append(date)
             self.app.show(self.t("daily.relay.log_saved", date=format_date(date)), "good")
 
@@ -335,11 +344,22 @@ class DailyRelayScene(Scene):
             draw_text(surface, self.tn("results.place_n", row["place"]), L.rect((690, y, 70, 30)), L.font_px(20),
                       color, bold=True)
             name = row["name"] + (f" {self.t('lobby.you')}" if me else "")
-            if places.count(row["place"]) > 1:
-                name += f" ({self.t('results.shared_place')})"
-            draw_text(surface, name, L.rect((766, y, 320, 30)), L.font_px(19), theme.INK, bold=me)
+            draw_text(surface, " · ".join([name] + self.row_marks(row, places)),
+                      L.rect((766, y, 320, 30)), L.font_px(19), theme.INK, bold=me)
             draw_text(surface, str(row["score"]), L.rect((1090, y, 100, 30)), L.font_px(20), theme.INK, bold=True,
                       align="right")
+
+    def row_marks(self, row: dict, places: list) -> list[str]:
+        """What the board says beside a name: a shared place, a game given up (ranked
+        behind every finished one), attempts that came from one address (numbered)."""
+        marks = []
+        if places.count(row.get("place")) > 1:
+            marks.append(self.t("results.shared_place"))
+        if row.get("gave_up"):
+            marks.append(self.t("table.gave_up"))
+        if isinstance(row.get("same_address"), int):
+            marks.append(self.t("daily.relay.same_address", n=row["same_address"]))
+        return marks
 
     def draw_closed(self, surface) -> None:
         L = self.layout
@@ -360,9 +380,11 @@ class DailyRelayScene(Scene):
                       theme.OK if ok else theme.BAD, bold=True)
             board = day.get("leaderboard") or []
             parts = []
-            if board:
-                parts.append(self.t("daily.relay.day_best", name=board[0]["name"],
-                                    score=board[0]["score"]))
+            best = [r for r in board if r.get("place") == 1 and not r.get("gave_up")]
+            if best:                    # a tied best names everyone who shares it
+                parts.append(self.t("daily.relay.day_best",
+                                    name=", ".join(r["name"] for r in best),
+                                    score=best[0]["score"]))
             if isinstance(day.get("par"), int):    # the optimal bot on the day's dice
                 parts.append(self.t("daily.relay.par", score=day["par"]))
             if parts:

@@ -4,11 +4,12 @@ end the results."""
 from __future__ import annotations
 
 from bonanza.core.match import Match
+from bonanza.core.settings import DEFAULT_RULESET
 
 from .. import actions as A
-from .. import sprites, theme
+from .. import lang, sprites, theme
+from ..i18n import format_duration
 from ..solo import new_solo_match
-from ..texts import format_time
 from ..widgets import draw_text
 from .game_base import GameScene
 
@@ -20,9 +21,9 @@ class SoloGameScene(GameScene):
     give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
-                 mode: str = "solo"):
+                 mode: str = "solo", ruleset: str = DEFAULT_RULESET):
         if match is None:
-            match = new_solo_match(app.profile.name, seed_text=seed_text,
+            match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza"})
         self.match = match
         self.mode = mode
@@ -33,6 +34,7 @@ class SoloGameScene(GameScene):
         self.finished = False
         self.record = None
         self._paused_at: float | None = None     # app.now when the pause menu covered the game
+        self._timer_drawn = ""
 
     @property
     def state(self):
@@ -123,17 +125,31 @@ class SoloGameScene(GameScene):
     def timer_rect(self):
         return self.layout.rect((self.cx + 20, 22, self.half - 20, 40))
 
+    def timer_text(self) -> str:
+        # whole seconds while playing (the results give the run time to the millisecond):
+        # the still screen then sends the X server one small rect a second, not ten
+        return self.t("game.timer", time=format_duration(int(self.elapsed()) * 1000, lang.current(), 0))
+
     def draw_timer(self, surface) -> None:
-        draw_text(surface, self.t("game.timer", time=format_time(self.elapsed())), self.timer_rect(),
+        self._timer_drawn = self.timer_text()
+        draw_text(surface, self._timer_drawn, self.timer_rect(),
                   self.layout.font_px(22), theme.GOLD, bold=True, align="right")
 
     def draw_top_bar(self, surface) -> None:
         super().draw_top_bar(surface)
         self.draw_timer(surface)
 
+    def still_redraw(self) -> float:
+        # nothing here changes by itself but the timer, which ``draw_live`` redraws alone:
+        # a full frame (a whole-window copy to an X server) every 2 s, not twice a second
+        base = super().still_redraw()
+        return base if (self.loader is not None and not self.loader.ready) else 2.0
+
     def draw_live(self, surface) -> list:
         """The running timer alone, over the felt it sits on (the rest of the frame is still)."""
         if not self.running() or self._paused_at is not None or self.dialog is not None:
+            return []
+        if self.timer_text() == self._timer_drawn:
             return []
         r = self.timer_rect()
         surface.blit(sprites.felt(surface.get_size()), r, area=r)

@@ -26,9 +26,9 @@ from ..actions import Action
 from ..dice_view import DiceView
 from ..i18n import format_decimal
 from ..sheet_view import SheetView
-from ..texts import short_hex
+from ..texts import box_key, short_hex
 from ..turn_input import TurnInput
-from ..widgets import Celebration, ProgressBar, draw_text, shadowed_panel
+from ..widgets import Celebration, ProgressBar, draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 
 EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
@@ -101,6 +101,8 @@ class GameScene(Scene):
 
     give_up_key = "game.give_up"
     give_up_question = "game.give_up_confirm"
+    # what a game without hints says about it (None: nothing, and no hints button)
+    no_hints_key: str | None = "game.no_hints_daily"
 
     # ---------------------------------------------------------- to override
     @property
@@ -132,11 +134,15 @@ class GameScene(Scene):
 
     # ---------------------------------------------------------- helpers
     def _hints_label(self) -> str:
+        if not self.hints_allowed():
+            return self.t("game.hints_none")
         return self.t("game.hints_on" if self.app.profile.settings["show_hints"] else "game.hints_off")
 
     def visible(self, w) -> bool:
         if w.id.startswith("dialog_"):
             return self.dialog is not None
+        if w.id == "hints":     # a game that says nothing of its missing hints has no button
+            return self.hints_allowed() or self.no_hints_key is not None
         return True
 
     def targets(self, layout):
@@ -157,7 +163,7 @@ class GameScene(Scene):
     def advice(self):
         """The advisor's advice for the current situation (None until ready)."""
         st = self.state
-        if self.loader is None or st.over or not self.loader.ready:
+        if self.loader is None or st.over or not self.loader.ready or not self.hints_allowed():
             return None
         key = (st.seq, st.active, st.dice)
         if key != self._advice_key:
@@ -199,8 +205,12 @@ class GameScene(Scene):
             return self.t("refusal.joker_to_scratch")
         return self.t(f"refusal.{code}")
 
+    def hints_allowed(self) -> bool:
+        """Whether this game may show the advisor at all (a relay daily may not)."""
+        return True
+
     def hints_on(self) -> bool:
-        return bool(self.app.profile.settings["show_hints"])
+        return self.hints_allowed() and bool(self.app.profile.settings["show_hints"])
 
     def verdict(self):
         """The advisor's first choice for dice that have landed, with hints on: ``("roll",
@@ -347,6 +357,10 @@ class GameScene(Scene):
         self.input.move(st, step)
 
     def toggle_hints(self) -> None:
+        if not self.hints_allowed():
+            if self.no_hints_key is not None:
+                self.app.show(self.t(self.no_hints_key), "info", 5.0)
+            return
         s = self.app.profile.settings
         s["show_hints"] = not s["show_hints"]
         self.app.profile.save()
@@ -406,7 +420,7 @@ class GameScene(Scene):
             if c != self.my_seat:
                 continue
             if old.get(rs.yacht_box) is None and new.get(rs.yacht_box) == BONANZA_POINTS:
-                self.celebrate(self.t("fx.five_equal", box=self.t(f"box.{rs.yacht_box}")), "fanfare")
+                self.celebrate(self.t("fx.five_equal", box=self.t(box_key(rs.yacht_box, rs))), "fanfare")
             elif new.extra_bonus > old.extra_bonus:
                 self.celebrate(self.t("fx.joker", bonus=new.extra_bonus - old.extra_bonus), "fanfare")
             elif new.upper_bonus(rs) > old.upper_bonus(rs):
@@ -540,9 +554,10 @@ class GameScene(Scene):
         L = self.layout
         st = self.state
         n = len(st.setup.seats)
-        turn = min(13, st.turn // max(1, n) + 1) if not st.over else 13
+        rounds = len(st.ruleset.sheet)             # a round per box: 13, or 15 for yatzy
+        turn = min(rounds, st.turn // max(1, n) + 1) if not st.over else rounds
         left = self.cx - self.half
-        draw_text(surface, self.t("game.turn", n=turn, total=13), L.rect((left, 22, self.half, 40)),
+        draw_text(surface, self.t("game.turn", n=turn, total=rounds), L.rect((left, 22, self.half, 40)),
                   L.font_px(22), theme.TEXT_ON_FELT, bold=True)
 
     def draw_advisor(self, surface) -> None:
@@ -551,6 +566,12 @@ class GameScene(Scene):
         h = self.half
         box = L.rect((self.cx - h, 384, 2 * h, 150))
         if not self.my_turn() or st.over:
+            return
+        if not self.hints_allowed():     # say why there is no advice, not just nothing
+            if self.no_hints_key is not None:
+                draw_wrapped(surface, self.t(self.no_hints_key),
+                             L.rect((self.cx - h + 20, 430, 2 * h - 40, 100)), L.font_px(17),
+                             theme.TEXT_ON_FELT_SOFT, align="center")
             return
         if self.loader is not None and not self.loader.ready:
             pct = int(self.loader.progress * 100)
@@ -588,7 +609,7 @@ class GameScene(Scene):
             if not opt[1]:
                 return self.t("game.advisor.roll_all", score=score)
             return self.t("game.advisor.keep_roll", dice=" ".join(map(str, opt[1])), score=score)
-        box = self.t(f"box.{opt[1]}")
+        box = self.t(box_key(opt[1], self.state.ruleset))
         if opt[2] == 0:
             return self.t("game.advisor.write_scratch", box=box, score=score)
         return self.t("game.advisor.write", box=box, points=opt[2], score=score)

@@ -12,6 +12,7 @@ from bonanza.core.game import MAX_SEATS
 from bonanza.core.settings import (
     BOT_POLICIES,
     DAILY_RULESET,
+    DAILY_TURN_SECONDS,
     DEFAULT_BOT_POLICY,
     DEFAULT_PORT,
     DEFAULT_RULESET,
@@ -23,7 +24,7 @@ from bonanza.core.settings import (
 )
 
 from .. import actions as A
-from .. import sprites, theme
+from .. import marks, sprites, theme
 from ..relay_address import port_number
 from ..relay_notes import (
     RelayKeyNote,
@@ -123,8 +124,9 @@ class HostSetupScene(_Options):
     def value_text(self, row):
         if row == "seats":
             return self.tn("lobby.seats_value", self.seats)
-        if row == "turn":
-            return self.t("lobby.turn_time_value", seconds=self.turn)
+        if row == "turn":     # a daily table has the daily's clock, whatever is chosen here
+            seconds = DAILY_TURN_SECONDS if self.ruleset == DAILY_GAME else self.turn
+            return self.t("lobby.turn_time_value", seconds=seconds)
         if row == "bots":
             return self.t(f"lobby.bot.{self.bots}")
         if self.ruleset == DAILY_GAME:
@@ -134,6 +136,8 @@ class HostSetupScene(_Options):
     def change(self, row, step):
         if row == "seats":
             self.seats = SEAT_CHOICES[(SEAT_CHOICES.index(self.seats) + step) % len(SEAT_CHOICES)]
+        elif row == "turn" and self.ruleset == DAILY_GAME:
+            pass
         elif row == "turn":
             self.turn = TURN_SECONDS[(TURN_SECONDS.index(self.turn) + step) % len(TURN_SECONDS)]
         elif row == "bots":
@@ -545,11 +549,11 @@ class LobbyScene(Scene):
                 p = next((p for p in t.get("players", []) if p.get("seat") == i), None)
                 policy = p.get("policy") if p is not None else self.planned_policy(
                     i - len(t.get("players", [])))
-                tag, color = self.bot_tag(policy), theme.HINT
+                tag, status = self.bot_tag(policy), "bot"
             else:
                 tag = self.t("lobby.host") if i == t.get("host", 0) else self.t("lobby.human")
-                color = theme.OK if connected else theme.BAD
-            pygame.draw.circle(surface, color, L.point(x + 22, y + 88), L.px(6))
+                status = "connected" if connected else "disconnected"
+            marks.status_mark(surface, status, L.point(x + 22, y + 88), L.px(6))
             draw_text(surface, tag, L.rect((x + 34, y + 74, w - 46, 28)), L.font_px(17), theme.INK_SOFT)
         if not self.is_host():
             draw_text(surface, self.t("lobby.waiting_host"), L.rect((140, 574, 1000, 34)), L.font_px(20),

@@ -113,6 +113,9 @@ class RecordsScene(Scene):
         for i, rs in enumerate(RULESETS):
             self.button(f"rs:{rs}", (64 + i * 222, 232, 210, 42),
                         lambda r=rs: self.t(f"records.ruleset.{r}"), style="secondary", size=19)
+        # History: games from another computer or a backup (also dropped on the window)
+        self.button("import", (64, 232, 432, 42), lambda: self.t("records.import"), style="secondary",
+                    size=19)
         self.button("replay", (74, 646, 212, 52), lambda: self.t("history.replay"), size=21)
         self.button("analysis", (304, 646, 212, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
         self.button("export", (534, 646, 212, 52), lambda: self.t("records.export"), style="secondary",
@@ -167,6 +170,8 @@ class RecordsScene(Scene):
         return None if self.tab == "history" else self.rulesets[self.tab]
 
     def visible(self, w) -> bool:
+        if w.id == "import":
+            return self.tab == "history"
         if w.id.startswith("rs:"):   # a ruleset choice only where the board has two
             return self.tab != "history" and len(board_rulesets(self.tab)) > 1
         return super().visible(w)
@@ -182,8 +187,9 @@ class RecordsScene(Scene):
     def focus_order(self) -> list[str]:
         order = ["list"] if self.entries else []
         order += [f"rs:{rs}" for rs in RULESETS if self.visible(self.widget(f"rs:{rs}"))]
-        return order + [id for id in ("replay", "analysis", "export", "charts", "back")
-                        if self.button_enabled(id)]
+        order += [id for id in ("replay", "analysis", "export", "charts", "back")
+                  if self.button_enabled(id)]
+        return order + (["import"] if self.tab == "history" else [])
 
     def button_enabled(self, id: str) -> bool:
         if id in ("replay", "analysis", "export"):
@@ -197,6 +203,9 @@ class RecordsScene(Scene):
 
     def handle(self, action) -> None:
         n = action.name
+        if n == A.DROP_FILE:     # a record file or a folder of them, from anywhere
+            self.import_games([action.arg])
+            return
         if n == A.UP:
             self.select(self.sel - 1)
         elif n == A.DOWN:
@@ -262,6 +271,8 @@ class RecordsScene(Scene):
             self.replay(analyse=True)
         elif id == "export":
             self.export()
+        elif id == "import":
+            self.import_from_folder()
         elif id == "charts":    # the board's ruleset, so the charts open on what was looked at
             self.app.open("charts", self.ruleset() or "bonanza")
         elif id == "back":
@@ -310,6 +321,43 @@ class RecordsScene(Scene):
             return None
         self.app.show(self.t("records.exported", path=path), "good", 6.0)
         return path
+
+    def import_dir(self) -> str | None:
+        directory = getattr(self.store, "directory", None)
+        return os.path.join(directory, "import") if directory else None
+
+    def import_from_folder(self) -> None:
+        """Import every record file in ``<data folder>/import/`` (no file dialog here: the
+        player puts files there, or drops them on the window)."""
+        folder = self.import_dir()
+        try:
+            if folder is None:
+                raise OSError("no data folder")
+            os.makedirs(folder, exist_ok=True)
+            empty = not any(n.endswith(".bonanza") for n in os.listdir(folder))
+        except OSError:
+            folder, empty = folder or "?", True
+        if empty:
+            self.app.show(self.t("records.import_hint", path=folder), "info", 8.0)
+            return
+        self.import_games([folder])
+
+    def import_games(self, paths: list[str]) -> None:
+        """Verify and add the games; say how many came in, were known, were refused."""
+        from ..store import StoreError
+        from ..store.records import RecordError, import_games
+        if self.store is None or not self.store.persistent:
+            self.app.show(self.t("records.import_failed"), "error", 6.0)
+            return
+        try:
+            result = import_games(self.store, paths)
+        except (StoreError, RecordError, OSError):
+            self.app.show(self.t("records.import_failed"), "error", 6.0)
+            return
+        self.reload()
+        kind = "good" if result.added else ("error" if result.refused else "info")
+        self.app.show(self.t("records.imported", added=len(result.added), known=result.known,
+                             refused=len(result.refused)), kind, 6.0)
 
     # ---------------------------------------------------------- drawing
     def on_language_changed(self) -> None:

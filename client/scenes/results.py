@@ -11,7 +11,7 @@ from bonanza.core.verify import verify_bytes
 
 from .. import fonts, theme
 from ..sheet_view import draw_scratch, ease_out
-from ..texts import format_time, verdict_text
+from ..texts import box_key, format_time, verdict_text
 from ..widgets import Celebration, draw_text, shadowed_panel
 from .base import Scene
 
@@ -168,7 +168,7 @@ class ResultsScene(Scene):
         left = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.upper]
         left += [(self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
                  (self.t("game.upper_bonus"), str(bonus) if bonus else "–")]
-        right = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.lower]
+        right = [(self.t(box_key(b, rs)), sheet.get(b)) for b in rs.layout.lower]
         if rs.joker:
             right.append((self.t("game.joker_bonus"), str(sheet.extra_bonus) if sheet.extra_bonus else "–"))
         row_h = 32
@@ -216,6 +216,10 @@ class ResultsScene(Scene):
     def back(self):
         self.app.to_title()
 
+    def gave_up(self) -> bool:
+        """This window's seat gave up (or left) before the end."""
+        return any(s.seat == self.my_seat and s.gave_up for s in self.standings)
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)
@@ -230,7 +234,12 @@ class ResultsScene(Scene):
         draw_text(surface, str(self.counted(me)), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK,
                   bold=True, align="center")
         y = 252
-        if self.mode != "table":
+        if self.gave_up():
+            # a run that was not finished has no run time worth showing
+            draw_text(surface, self.t("results.given_up"), L.rect((90, y, 460, 36)), L.font_px(24),
+                      theme.BAD, bold=True, align="center")
+            y += 42
+        elif self.mode != "table":
             draw_text(surface, self.t("game.timer", time=self.time_text()),
                       L.rect((90, y, 460, 36)), L.font_px(24), theme.INK, align="center")
             y += 42

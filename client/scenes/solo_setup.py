@@ -1,7 +1,8 @@
-"""Before a solo game: start at once (Enter) or type a seed for a seeded run."""
+"""Before a solo game: start at once (Enter) or type a seed for a seeded run; the rules
+button cycles through the rulesets."""
 from __future__ import annotations
 
-from bonanza.core.settings import SEED_TEXT_MAX
+from bonanza.core.settings import DEFAULT_RULESET, RULESETS, SEED_TEXT_MAX
 
 from .. import theme
 from ..widgets import draw_text
@@ -22,12 +23,18 @@ class SoloSetupScene(Scene):
                     size=20)
         # typing goes straight into the seed (the screen says "type a seed"); Enter starts
         # either way, with the typed seed or none
+        self.ruleset = DEFAULT_RULESET
+        self.button("ruleset", (440, 176, 400, 46), lambda: self.t(f"game.ruleset.{self.ruleset}"),
+                    style="secondary", size=20)
         self.focus_id = "seed"
-        self.best = app.profile.best("bonanza", "solo")   # read once: draw runs every frame
+        self.best = app.profile.best(self.ruleset, "solo")   # read on change: draw runs every frame
 
     def on_press(self, id):
         if id == "start":
-            self.app.switch("solo_game", seed_text=self.seed.value or None)
+            self.app.switch("solo_game", seed_text=self.seed.value or None, ruleset=self.ruleset)
+        elif id == "ruleset":
+            self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
+            self.best = self.app.profile.best(self.ruleset, "solo")
         elif id == "ranked":
             self.app.switch("ranked")
         elif id == "back":
@@ -45,5 +52,4 @@ class SoloSetupScene(Scene):
         if best is not None:
             draw_text(surface, self.t("game.personal_best", score=best), L.rect((390, 130, 500, 40)),
                       L.font_px(24), theme.GOLD, bold=True, align="center")
-        draw_text(surface, self.t("game.ruleset.bonanza"), L.rect((390, 180, 500, 36)), L.font_px(20),
-                  theme.TEXT_ON_FELT_SOFT, align="center")
+

@@ -18,6 +18,7 @@ from .. import actions as A
 from .. import fonts, sprites, theme
 from ..i18n import format_date
 from ..relay_notes import handle_relay_error, leave_untrusted
+from ..texts import box_key
 from ..widgets import draw_text
 from .game_base import GameScene
 
@@ -289,7 +290,8 @@ class TableScene(GameScene):
         points = self.state.sheets[seat].get(box)
         name = self.state.setup.seats[seat].name
         key = "table.auto_move_you" if seat == self.conn.seat else "table.auto_move_for"
-        self.app.show(self.t(key, name=name, box=self.t(f"box.{box}"), points=points or 0), "info", 5.0)
+        self.app.show(self.t(key, name=name, box=self.t(box_key(box, self.state.ruleset)), points=points or 0),
+                      "info", 5.0)
 
     def on_exit(self) -> None:
         if self.done:                 # over, or left for good: nothing to rejoin
@@ -336,6 +338,21 @@ class TableScene(GameScene):
     def auto_marks(self) -> set:
         return self._auto
 
+    def draw_clock(self, surface, clock_x: int) -> None:
+        """The turn clock at ``clock_x`` (layout units), urgent in its last seconds."""
+        L = self.layout
+        rem = self.remaining()
+        if rem is not None:
+            urgent = rem <= URGENT_SECONDS
+            r = L.rect((clock_x, 18, 190, 50))
+            pulse = urgent and (self.app.now * 2) % 1 < 0.5
+            pygame.draw.rect(surface, theme.URGENT if urgent else theme.FELT_DARK, r, border_radius=L.px(12))
+            if pulse:
+                pygame.draw.rect(surface, theme.WHITE, r, max(2, L.px(3)), border_radius=L.px(12))
+            secs = int(math.ceil(rem))
+            draw_text(surface, f"{secs // 60}:{secs % 60:02d}", r.inflate(-L.px(16), 0), L.font_px(26),
+                      theme.WHITE, bold=True, align="center")
+
     def draw_top_bar(self, surface):
         L = self.layout
         st = self.state
@@ -352,17 +369,7 @@ class TableScene(GameScene):
                   L.font_px(24), theme.GOLD if self.my_turn() else theme.TEXT_ON_FELT, bold=True)
         if bar:
             self.draw_win_bar(surface, L.rect((left, 58, clock_x - left - 12, 18)))
-        rem = self.remaining()
-        if rem is not None:
-            urgent = rem <= URGENT_SECONDS
-            r = L.rect((clock_x, 18, 190, 50))
-            pulse = urgent and (self.app.now * 2) % 1 < 0.5
-            pygame.draw.rect(surface, theme.URGENT if urgent else theme.FELT_DARK, r, border_radius=L.px(12))
-            if pulse:
-                pygame.draw.rect(surface, theme.WHITE, r, max(2, L.px(3)), border_radius=L.px(12))
-            secs = int(math.ceil(rem))
-            draw_text(surface, f"{secs // 60}:{secs % 60:02d}", r.inflate(-L.px(16), 0), L.font_px(26),
-                      theme.WHITE, bold=True, align="center")
+        self.draw_clock(surface, clock_x)
         if self.conn.status != "connected":
             draw_text(surface, self.t(self.connection_text()),
                       L.rect((left, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
@@ -443,7 +450,13 @@ class TableScene(GameScene):
         st = self.state
         if st is None or st.over or self.conn.status != "connected":
             return False
-        return self.conn.seat is None or self.i_gave_up() or self.app.profile.settings["show_hints"]
+        return self.conn.seat is None or self.i_gave_up() or self.hints_on()
+
+    def hints_allowed(self) -> bool:
+        """A relay daily (alone or at a table) is played without the advisor: its board
+        compares unaided games.  The replay and the analysis show it once the day closes."""
+        st = self.state
+        return self.daily_date() is None or st is None or st.over or self.conn.seat is None
 
     def draw_win_bar(self, surface, rect) -> None:
         """One segment per seat in its colour, as wide as its chance, named where it fits."""
@@ -502,11 +515,16 @@ class DailyRelayGameScene(TableScene):
     def draw_top_bar(self, surface):
         GameScene.draw_top_bar(self, surface)
         L = self.layout
-        draw_text(surface, self.t("daily.date", date=format_date(self.date)), L.rect((self.cx, 22, self.half, 40)),
-                  L.font_px(20), theme.GOLD, bold=True, align="right")
+        clock_x = self.cx + self.half - 190
+        # the date under the turn count, the clock on the right (as at every table)
+        left = self.cx - self.half
+        draw_text(surface, self.t("daily.date", date=format_date(self.date)),
+                  L.rect((left, 62, clock_x - left - 12, 28)), L.font_px(18), theme.GOLD, bold=True)
+        if not self.state.over:
+            self.draw_clock(surface, clock_x)
         if self.conn.status != "connected":
             draw_text(surface, self.t(self.connection_text()),
-                      L.rect((self.cx - self.half, 66, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
+                      L.rect((self.cx - self.half, 92, 2 * self.half, 28)), L.font_px(18), theme.BAD, bold=True)
 
 
 class RankedGameScene(TableScene):
@@ -514,6 +532,7 @@ class RankedGameScene(TableScene):
 
     give_up_key = "game.give_up"
     give_up_question = "game.give_up_confirm"
+    no_hints_key = None     # a run declared without hints offers no advisor at all
 
     def __init__(self, app, conn, host: str, port: int):
         self.host, self.port = host, port
@@ -521,6 +540,12 @@ class RankedGameScene(TableScene):
 
     def seat_labels(self):
         return [s.name for s in self.state.setup.seats]
+
+    def hints_allowed(self) -> bool:
+        """Only a run whose header (the relay's, signed) says hints were declared: a run
+        on the no-hints board never shows the advisor, whatever the setting."""
+        header = self.conn.client.header if self.conn.client else None
+        return ((header or {}).get("settings") or {}).get("hints") is True
 
     def finish(self, msg) -> None:
         if self.done:

@@ -91,7 +91,24 @@ def restore_from_files(store: Recording) -> int:
             raise
         except Exception:
             continue
+    _write_missing_files(store)
     return added
+
+
+def _write_missing_files(store: Recording) -> None:
+    """A finished game whose file was never written (a kill between its commit and its
+    file, a full disk) gets it now, so that ``games/`` holds every finished game."""
+    if not store.persistent:
+        return
+    missing = store._query(
+        "SELECT id FROM games WHERE status = 'finished' AND damaged IS NULL "
+        "AND id NOT IN (SELECT game_id FROM game_files) ORDER BY id")
+    for (gid,) in missing:
+        rec = store.game(gid)
+        if rec is None:
+            continue
+        if store._write_file(rec).file is None:
+            return   # the folder refuses files: told once (take_file_notice), tried next start
 
 
 def moved_aside(directory: str) -> list[str]:

@@ -8,6 +8,7 @@ or the public date for a daily), all bound by the log's hash chain, so
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,3 +102,59 @@ def import_record(path: str | os.PathLike[str]) -> RecordSummary:
     return RecordSummary(s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"],
                          s["seed"], s["date"], s["seeded"], s["moves"], s["upper_bonus"],
                          s["bonanzas"], verdict.detail)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What ``import_games`` did: games added, already there, and the files refused
+    (path, why)."""
+    added: list[GameRecord]
+    known: int
+    refused: list[tuple[str, str]]
+
+
+def import_games(store: Recording, paths: Sequence[str | os.PathLike[str]]) -> ImportResult:
+    """Add record files (a game from another computer or a backup) to the store: each
+    path a ``.bonanza`` file or a folder of them.  Every file is verified; a game already
+    kept (same log hash) is counted once; an imported game counts exactly like the
+    original (``record_game`` derives everything from the log).  A write that fails
+    raises ``StoreError`` and a folder that cannot be listed ``RecordError``, so the
+    caller can say so; a file that cannot be read or verified is refused, not raised."""
+    import hashlib
+
+    from .heal import played_at_of, read_game_file
+    from .notices import StoreError
+    files: list[str] = []
+    for p in paths:
+        p = os.fspath(p)
+        if os.path.isdir(p):
+            try:
+                files += sorted(os.path.join(p, n) for n in os.listdir(p)
+                                if n.endswith(EXTENSION) and not n.startswith("."))
+            except OSError as e:
+                raise RecordError("io_error", f"cannot read {p}: {e.strerror or e}") from None
+        else:
+            files.append(p)
+    added: list[GameRecord] = []
+    known = 0
+    refused: list[tuple[str, str]] = []
+    for path in files:
+        data = read_game_file(path)
+        if data is None:
+            refused.append((path, "io_error"))
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        had = store._query("SELECT 1 FROM games WHERE log_sha256 = ? AND damaged IS NULL",
+                           (digest,))
+        try:
+            rec = store.record_game(data, played_at_of(os.path.basename(path)))
+        except StoreError:
+            raise
+        except ValueError as e:
+            refused.append((path, getattr(e, "code", "not_verified")))
+            continue
+        if had:
+            known += 1
+        else:
+            added.append(rec)
+    return ImportResult(added, known, refused)
