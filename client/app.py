@@ -58,7 +58,11 @@ class App:
         self.layout = Layout(self.screen.get_size())
         self.clock = clock
         self.toast = Toast()
-        self.now = 0.0
+        self.now = 0.0                  # frame time, summed (animations): never a run's time
+        # a run's clock (core.runclock): the machine's monotonic clock, read, never summed,
+        # so a frozen window or a stopped process counts (tests may put their own here)
+        self.wall = time.monotonic
+        self.last_input = "keys"        # what the player last used: "keys" or "mouse"
         self.mouse = (-1, -1)
         self.running = True
         self.minimized = False          # nothing is drawn while the window is minimised
@@ -317,6 +321,10 @@ class App:
             return
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = event.pos
+        if et == pygame.KEYDOWN:
+            self.last_input = "keys"
+        elif et == pygame.MOUSEBUTTONDOWN:
+            self.last_input = "mouse"
         if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and self.scene is not None:
             self.scene.skip_animation()     # any key or click ends a celebration at once
         for action in A.actions_for(event, self.scene, self.layout):
