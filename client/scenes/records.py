@@ -110,8 +110,9 @@ class RecordsScene(Scene):
         for i, tab in enumerate(TABS):
             self.button(f"tab:{tab}", (40 + i * 202, 80, 192, 44), lambda tb=tab: self.tab_label(tb),
                         style="secondary", size=19)
+        w = (432 - 12 * (len(RULESETS) - 1)) // len(RULESETS)   # side by side in the left panel
         for i, rs in enumerate(RULESETS):
-            self.button(f"rs:{rs}", (64 + i * 222, 232, 210, 42),
+            self.button(f"rs:{rs}", (64 + i * (w + 12), 232, w, 42),
                         lambda r=rs: self.t(f"records.ruleset.{r}"), style="secondary", size=19)
         # History: games from another computer or a backup (also dropped on the window)
         self.button("import", (64, 232, 432, 42), lambda: self.t("records.import"), style="secondary",
