@@ -29,6 +29,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "tables": {},               # running table games by code: host, port, resume token
     "relays": {},               # (before keys were pinned by key) "address:port": fingerprint
     "relay_keys": {},           # relay keys pinned by key (hex): the "address:port"s met at
+    "relay_keys_met": [],       # every relay key (hex) met in a lobby or trusted on the board
 }
 # "off" is reduce motion; "instant" (the speedrun setting) is the same and drops the roll guard
 ANIMATION_SECONDS = {"instant": 0.0, "off": 0.0, "fast": 0.18, "normal": 0.45}
@@ -109,14 +110,27 @@ class Profile:
         pins = {k: [w for w in v if w != where] for k, v in self._relay_pins().items()}
         pins[key.hex()] = pins.get(key.hex(), []) + [where]
         self.settings["relay_keys"] = {k: v for k, v in pins.items() if v}
+        self._remember_met(key)
         legacy = dict(self.settings.get("relays") or {})
         if legacy.pop(where, None) is not None:
             self.settings["relays"] = legacy
         self.save()
 
+    def _remember_met(self, key: bytes) -> None:
+        met = [k for k in self.settings.get("relay_keys_met") or [] if isinstance(k, str)]
+        if key.hex() not in met:
+            self.settings["relay_keys_met"] = met + [key.hex()]
+
     def relay_key_met(self, key: bytes) -> bool:
-        """Has this player met (and pinned) this relay key in a lobby?"""
-        return key.hex() in self._relay_pins()
+        """Has this player met this relay key in a lobby (pinned now, or before a changed
+        key replaced it at its address), or trusted it on the Records board?"""
+        return (key.hex() in self._relay_pins()
+                or key.hex() in (self.settings.get("relay_keys_met") or []))
+
+    def trust_relay_key(self, key: bytes) -> None:
+        """The player vouches for a key never met in a lobby (Records, Server board)."""
+        self._remember_met(key)
+        self.save()
 
     def seat_signer(self) -> Signer:
         """This player's seat key (``seat.key`` beside the store): every request at a
