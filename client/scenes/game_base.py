@@ -96,7 +96,9 @@ class GameScene(Scene):
         self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
         self.button("give_up", (self.cx + 10, 612, 240, 46), lambda: self.t(self.give_up_key),
                     style="secondary", size=19)
-        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]), size=22)
+        # Yes and No look alike: the focus ring alone says which one Enter presses
+        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]),
+                    style="secondary", size=22)
         self.button("dialog_no", (650, 380, 190, 54), lambda: self.t(self.dialog_labels()[1]),
                     style="secondary", size=22)
 
