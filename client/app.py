@@ -72,6 +72,8 @@ class App:
         self.scenes: list = []
         self._owned: list[list] = []    # [resource, owning scene]: closed on the owner's exit
         self.closed = False
+        self.controllers: dict[int, Any] = {}    # open game controllers by instance id
+        self.input_kind = "keyboard"              # or "controller": the last input used
         pygame.key.set_repeat(350, 40)
         for text in self.profile.notice_texts(lang.t):
             self.toast.show(text, "error", 6.0, queue=True)
@@ -317,12 +319,47 @@ class App:
             return
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = event.pos
-        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and self.scene is not None:
+        if et in (pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED):
+            self._plug(event)
+            return
+        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN):
+            kind = "controller" if et == pygame.CONTROLLERBUTTONDOWN else "keyboard"
+            if kind != self.input_kind:
+                self.input_kind = kind      # the key hints show this input's buttons
+                self.dirty = True
+        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN) and self.scene is not None:
             self.scene.skip_animation()     # any key or click ends a celebration at once
         for action in A.actions_for(event, self.scene, self.layout):
             self.dispatch(action)
             if not self.running:
                 return
+
+    def start_controllers(self) -> None:
+        """Listen for game controllers: SDL then announces each connected one, and each one
+        plugged in later, as CONTROLLERDEVICEADDED (after the first frame: it costs ~20 ms)."""
+        from pygame._sdl2 import controller
+        try:
+            controller.init()
+        except pygame.error:
+            pass
+
+    def _plug(self, event) -> None:
+        """Open a game controller when it is plugged in (SDL sends its buttons only once it
+        is open) and close it when it goes; any number at once, all mapped alike, so in
+        pass-and-play each player may hold their own."""
+        from pygame._sdl2 import controller
+        try:
+            if not controller.get_init():
+                controller.init()
+            if event.type == pygame.CONTROLLERDEVICEADDED:
+                pad = controller.Controller(event.device_index)
+                self.controllers[pad.as_joystick().get_instance_id()] = pad
+            else:
+                pad = self.controllers.pop(getattr(event, "instance_id", -1), None)
+                if pad is not None:
+                    pad.quit()
+        except (pygame.error, IndexError):
+            pass        # a pad gone before it could be opened: nothing to hold on to
 
     def _hovered(self, pos):
         try:
@@ -416,6 +453,7 @@ class App:
                 # starts, sound is ready and a first-run table build is under way or done.
                 warmed = True
                 self._make_sound()
+                self.start_controllers()
                 self.advisor_loader("bonanza")
 
 

@@ -281,7 +281,7 @@ class ResultsScene(Scene):
             name = s.name + ("" if not shared else f" ({self.t('results.shared_place')})")
             if s.gave_up:
                 draw_text(surface, name, L.rect((716, yy, 330, 30)), L.font_px(22), theme.INK, bold=True)
-                draw_text(surface, self.t("table.left" if s.gave_up == "left" else "table.gave_up"),
+                draw_text(surface, self.t({"left": "table.left", "away": "table.away"}.get(s.gave_up, "table.gave_up")),
                           L.rect((716, yy + 28, 330, 24)), L.font_px(16), theme.BAD)
             else:   # on the line of the place and the total
                 draw_text(surface, name, L.rect((716, yy, 330, 50)), L.font_px(22), theme.INK, bold=True)
