@@ -249,10 +249,8 @@ def test_a_resize_below_the_smallest_layout_is_clamped_in_the_same_window(app):
     app.step()
     assert app.screen.get_size() == theme.MIN_WINDOW
     assert _sdl_window().id == before and app.screen is pygame.display.get_surface()
-    # Settings says the size the window has now
-    app.open("settings")
-    w, h = theme.MIN_WINDOW
-    assert app.scene.value_text("window_size") == lang.t("settings.window_size_value", width=w, height=h)
+    # the size is remembered for the next start as the window has it now
+    assert app.profile.settings["window_size"] == list(theme.MIN_WINDOW)
 
 
 def test_the_results_of_a_given_up_game_say_so_and_show_no_time(app, artifacts):
