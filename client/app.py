@@ -50,8 +50,9 @@ class App:
         self.data_dir = data_dir
         lang.set_language(self.profile.language)
         s = self.profile.settings
+        self.apply_palette()
         if size is None:
-            size = tuple(s["window_size"])
+            size = self.window_size()
         self.fullscreen = s["fullscreen"] if fullscreen is None else fullscreen
         self.screen = self._open_window(tuple(size))
         self.layout = Layout(self.screen.get_size())
@@ -71,6 +72,8 @@ class App:
         self.scenes: list = []
         self._owned: list[list] = []    # [resource, owning scene]: closed on the owner's exit
         self.closed = False
+        self.controllers: dict[int, Any] = {}    # open game controllers by instance id
+        self.input_kind = "keyboard"              # or "controller": the last input used
         pygame.key.set_repeat(350, 40)
         for text in self.profile.notice_texts(lang.t):
             self.toast.show(text, "error", 6.0, queue=True)
@@ -101,9 +104,30 @@ class App:
         if fullscreen is not None:
             self.fullscreen = fullscreen
         if size is None:
-            size = tuple(self.profile.settings["window_size"])
+            size = self.window_size()
         self.screen = self._open_window(tuple(size))
         self.layout.resize(self.screen.get_size())
+        self.dirty = True
+
+    def ui_scale(self) -> int:
+        """The interface size in percent: the player's, or the largest the display holds."""
+        chosen = self.profile.settings["ui_scale"]
+        if chosen:
+            return chosen
+        try:
+            desktop = pygame.display.get_desktop_sizes()[0]
+        except (pygame.error, IndexError):
+            desktop = None
+        return theme.scale_for_display(desktop)
+
+    def window_size(self) -> tuple[int, int]:
+        return theme.window_for_scale(self.ui_scale())
+
+    def apply_palette(self) -> None:
+        """Draw with the profile's palette from the next frame (cached sprites are redrawn)."""
+        from . import sprites
+        theme.apply_palette(self.profile.settings["palette"])
+        sprites.clear_caches()
         self.dirty = True
 
     # ---------------------------------------------------------- scenes
@@ -272,7 +296,7 @@ class App:
                     pass
             self.screen = pygame.display.get_surface() or self.screen
             self.layout.resize(self.screen.get_size())
-            self.profile.settings["window_size"] = list(self.screen.get_size())   # what Settings shows
+            self.profile.settings["window_size"] = list(self.screen.get_size())   # the next start opens so
             self.dirty = True
             return
         if et == pygame.WINDOWMINIMIZED:
@@ -295,12 +319,47 @@ class App:
             return
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = event.pos
-        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and self.scene is not None:
+        if et in (pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED):
+            self._plug(event)
+            return
+        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN):
+            kind = "controller" if et == pygame.CONTROLLERBUTTONDOWN else "keyboard"
+            if kind != self.input_kind:
+                self.input_kind = kind      # the key hints show this input's buttons
+                self.dirty = True
+        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN) and self.scene is not None:
             self.scene.skip_animation()     # any key or click ends a celebration at once
         for action in A.actions_for(event, self.scene, self.layout):
             self.dispatch(action)
             if not self.running:
                 return
+
+    def start_controllers(self) -> None:
+        """Listen for game controllers: SDL then announces each connected one, and each one
+        plugged in later, as CONTROLLERDEVICEADDED (after the first frame: it costs ~20 ms)."""
+        from pygame._sdl2 import controller
+        try:
+            controller.init()
+        except pygame.error:
+            pass
+
+    def _plug(self, event) -> None:
+        """Open a game controller when it is plugged in (SDL sends its buttons only once it
+        is open) and close it when it goes; any number at once, all mapped alike, so in
+        pass-and-play each player may hold their own."""
+        from pygame._sdl2 import controller
+        try:
+            if not controller.get_init():
+                controller.init()
+            if event.type == pygame.CONTROLLERDEVICEADDED:
+                pad = controller.Controller(event.device_index)
+                self.controllers[pad.as_joystick().get_instance_id()] = pad
+            else:
+                pad = self.controllers.pop(getattr(event, "instance_id", -1), None)
+                if pad is not None:
+                    pad.quit()
+        except (pygame.error, IndexError):
+            pass        # a pad gone before it could be opened: nothing to hold on to
 
     def _hovered(self, pos):
         try:
@@ -394,6 +453,7 @@ class App:
                 # starts, sound is ready and a first-run table build is under way or done.
                 warmed = True
                 self._make_sound()
+                self.start_controllers()
                 self.advisor_loader("bonanza")
 
 

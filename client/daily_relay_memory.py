@@ -8,6 +8,7 @@ from typing import Any
 from bonanza.core.settings import DEFAULT_PORT
 
 from .relay_address import DEFAULT_HOST
+from .store.game_record import utc_now_iso
 
 LAST_KEY = "daily_relay_last"
 PENDING_KEY = "daily_relay_pending"
@@ -58,12 +59,32 @@ def _set_pending(app: Any, items: list[dict]) -> None:
     _save(app, PENDING_KEY, items)
 
 
-def add_pending(app: Any, host: str, port: int, date: str, name: str) -> None:
-    entry = {"host": host, "port": port, "date": date, "name": name}
-    items = [p for p in pending_logs(app) if p != entry]
-    _set_pending(app, items + [entry])
+def _game(p: dict) -> tuple:
+    """What names one pending game (whenever it was noted)."""
+    return (p.get("host"), p.get("port"), p.get("date"), p.get("name"))
+
+
+def add_pending(app: Any, host: str, port: int, date: str, name: str,
+                played_at: str | None = None) -> None:
+    """A relay daily just started here; ``played_at`` (ISO, UTC) is when, so the game is
+    recorded as played then, not when its log is fetched days later."""
+    entry: dict = {"host": host, "port": port, "date": date, "name": name}
+    old = [p for p in pending_logs(app) if _game(p) == _game(entry)]
+    when = played_at or (old[0].get("played_at") if old else None) or utc_now_iso()
+    if isinstance(when, str):
+        entry["played_at"] = when
+    _set_pending(app, [p for p in pending_logs(app) if _game(p) != _game(entry)] + [entry])
+
+
+def played_at(app: Any, host: str, port: int, date: str, name: str) -> str | None:
+    """When the pending game was played (as noted at its start), if known."""
+    key = (host, port, date, name)
+    for p in pending_logs(app):
+        if _game(p) == key and isinstance(p.get("played_at"), str):
+            return p["played_at"]
+    return None
 
 
 def remove_pending(app: Any, host: str, port: int, date: str, name: str) -> None:
-    entry = {"host": host, "port": port, "date": date, "name": name}
-    _set_pending(app, [p for p in pending_logs(app) if p != entry])
+    key = (host, port, date, name)
+    _set_pending(app, [p for p in pending_logs(app) if _game(p) != key])

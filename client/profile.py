@@ -18,7 +18,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "animation": "normal",      # instant | off | fast | normal
     "volume": 70,               # percent
     "muted": False,
-    "window_size": [1280, 720],
+    "window_size": [1280, 720],  # (before the interface size) read once to set ui_scale
+    "ui_scale": 0,              # percent of the design size (theme.UI_SCALES); 0 = from the display
+    "palette": "standard",      # theme.PALETTES
     "fullscreen": False,
     "show_hints": True,
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
@@ -27,6 +29,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "tables": {},               # running table games by code: host, port, resume token
     "relays": {},               # (before keys were pinned by key) "address:port": fingerprint
     "relay_keys": {},           # relay keys pinned by key (hex): the "address:port"s met at
+    "relay_keys_met": [],       # every relay key (hex) met in a lobby or trusted on the board
 }
 # "off" is reduce motion; "instant" (the speedrun setting) is the same and drops the roll guard
 ANIMATION_SECONDS = {"instant": 0.0, "off": 0.0, "fast": 0.18, "normal": 0.45}
@@ -59,6 +62,13 @@ class Profile:
             self.settings["animation"] = "normal"
         if tuple(self.settings["window_size"]) not in theme.WINDOW_SIZES:
             self.settings["window_size"] = [1280, 720]
+        if "ui_scale" not in (p.get("settings") or {}) and self.settings["window_size"] != [1280, 720]:
+            # a window size chosen before the interface size: the same window, as a scale
+            self.settings["ui_scale"] = self.settings["window_size"][0] * 100 // theme.DESIGN_W
+        if self.settings["ui_scale"] not in (0, *theme.UI_SCALES):
+            self.settings["ui_scale"] = 0
+        if self.settings["palette"] not in theme.PALETTES:
+            self.settings["palette"] = "standard"
 
     def _relay_pins(self) -> dict[str, list[str]]:
         pins = self.settings.get("relay_keys") or {}
@@ -100,14 +110,27 @@ class Profile:
         pins = {k: [w for w in v if w != where] for k, v in self._relay_pins().items()}
         pins[key.hex()] = pins.get(key.hex(), []) + [where]
         self.settings["relay_keys"] = {k: v for k, v in pins.items() if v}
+        self._remember_met(key)
         legacy = dict(self.settings.get("relays") or {})
         if legacy.pop(where, None) is not None:
             self.settings["relays"] = legacy
         self.save()
 
+    def _remember_met(self, key: bytes) -> None:
+        met = [k for k in self.settings.get("relay_keys_met") or [] if isinstance(k, str)]
+        if key.hex() not in met:
+            self.settings["relay_keys_met"] = met + [key.hex()]
+
     def relay_key_met(self, key: bytes) -> bool:
-        """Has this player met (and pinned) this relay key in a lobby?"""
-        return key.hex() in self._relay_pins()
+        """Has this player met this relay key in a lobby (pinned now, or before a changed
+        key replaced it at its address), or trusted it on the Records board?"""
+        return (key.hex() in self._relay_pins()
+                or key.hex() in (self.settings.get("relay_keys_met") or []))
+
+    def trust_relay_key(self, key: bytes) -> None:
+        """The player vouches for a key never met in a lobby (Records, Server board)."""
+        self._remember_met(key)
+        self.save()
 
     def seat_signer(self) -> Signer:
         """This player's seat key (``seat.key`` beside the store): every request at a
@@ -244,12 +267,13 @@ class Profile:
             self.problem("error.generic", detail=str(e))
         return None
 
-    def record_game(self, log_bytes: bytes) -> GameRecord | None:
-        """Store a finished game log; the GameRecord, or None (and a toast) on a problem."""
+    def record_game(self, log_bytes: bytes, played_at: str | None = None) -> GameRecord | None:
+        """Store a finished game log (played at ``played_at``, ISO UTC; default now); the
+        GameRecord, or None (and a toast) on a problem."""
         store = self.store
         if store is None:
             return None
-        return self._record(lambda: store.record_game(log_bytes))
+        return self._record(lambda: store.record_game(log_bytes, played_at))
 
     def finish_and_record(self, match: Match, duration_ms: int | None) -> GameRecord | None:
         """Close a finished local match's log with its run time (end meta ``duration_ms``)

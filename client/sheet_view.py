@@ -9,6 +9,7 @@ from bonanza.core.rules import RULESETS, Ruleset
 from . import actions as A
 from . import fonts, lang, theme
 from .actions import Action
+from .marks import status_mark
 from .texts import box_key
 from .widgets import draw_text, ellipsize, shadowed_panel
 
@@ -157,9 +158,8 @@ class SheetView:
             text_r = hr.inflate(-layout.px(8), 0)
             if status is not None:
                 dot_r = layout.px(5)
-                color = {"connected": theme.OK, "away": theme.GOLD, "bot": theme.HINT,
-                         "disconnected": theme.BAD, "gave_up": theme.INK_SOFT}.get(status, theme.INK_SOFT)
-                pygame.draw.circle(surface, color, (hr.x + layout.px(10), hr.centery), dot_r)
+                # a shape per status, not a colour alone (client/marks.py)
+                status_mark(surface, status, (hr.x + layout.px(10), hr.centery), dot_r)
                 text_r = pygame.Rect(hr.x + layout.px(18), hr.y, hr.w - layout.px(22), hr.h)
             # a long name shrinks only down to a readable size, then is cut with "…"
             small = max(theme.MIN_READABLE_PX, layout.font_px(14))

@@ -71,8 +71,9 @@ def wood(size: tuple[int, int], radius: int) -> pygame.Surface:
     return out
 
 
-def check_mark(surface: pygame.Surface, center: tuple[int, int], size: int, color=theme.CHECK) -> None:
+def check_mark(surface: pygame.Surface, center: tuple[int, int], size: int, color=None) -> None:
     """A round badge with a tick."""
+    color = theme.CHECK if color is None else color     # the palette's, read when drawn
     cx, cy = center
     r = size // 2
     pygame.draw.circle(surface, theme.WHITE, (cx, cy), r)

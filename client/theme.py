@@ -61,3 +61,73 @@ PROGRESS_BG = (10, 44, 30)
 PROGRESS_FG = (120, 210, 150)
 # one colour per seat, wherever seats are told apart by colour (win chances, graphs)
 SEAT_COLORS = ((238, 176, 52), (70, 150, 230), (214, 84, 150), (90, 180, 90))
+# a mistake's severity (Analysis); each also has its own shape (client/marks.py)
+GRADE_INACCURACY = (250, 222, 90)
+GRADE_MISTAKE = (245, 150, 50)
+GRADE_BLUNDER = (230, 80, 70)
+
+# Palettes: "standard" is the values above.  Colour is never the only cue (every state told
+# by colour also has a shape, symbol or text: client/marks.py), and these two make the colours
+# themselves easier to tell apart.  Scenes read ``theme.X`` when they draw, so a palette is
+# applied by rebinding the module's names (``apply_palette``).
+PALETTES = ("standard", "colour_blind", "high_contrast")
+# Okabe & Ito's eight colours, told apart with every common colour-vision deficiency
+_OI_ORANGE, _OI_SKY, _OI_GREEN, _OI_YELLOW = (230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66)
+_OI_BLUE, _OI_VERMILLION, _OI_PURPLE = (0, 114, 178), (213, 94, 0), (204, 121, 167)
+_OVERRIDES: dict[str, dict[str, object]] = {
+    "standard": {},
+    "colour_blind": {
+        "OK": _OI_SKY, "BAD": _OI_VERMILLION, "CHECK": _OI_BLUE, "URGENT": _OI_VERMILLION,
+        "PENDING": _OI_VERMILLION, "HINT": _OI_SKY, "PREVIEW": _OI_BLUE, "PROGRESS_FG": _OI_SKY,
+        "GRADE_INACCURACY": _OI_YELLOW, "GRADE_MISTAKE": _OI_ORANGE, "GRADE_BLUNDER": _OI_PURPLE,
+        "SEAT_COLORS": (_OI_ORANGE, _OI_SKY, _OI_PURPLE, _OI_GREEN),
+    },
+    # black felt, white paper and ink, yellow for what is active: the largest contrasts
+    "high_contrast": {
+        "FELT": (0, 0, 0), "FELT_DARK": (0, 0, 0), "FELT_LIGHT": (24, 24, 24),
+        "WOOD": (70, 70, 70), "WOOD_DARK": (255, 255, 255), "WOOD_LIGHT": (255, 255, 255),
+        "PAPER": (255, 255, 255), "PAPER_LINE": (0, 0, 0), "PAPER_SHADE": (225, 225, 225),
+        "INK": (0, 0, 0), "INK_SOFT": (40, 40, 40), "PREVIEW": (0, 60, 200), "PREVIEW_ZERO": (90, 90, 90),
+        "ACTIVE_COL": (255, 240, 120), "SELECT": (255, 221, 0), "GOLD": (255, 221, 0),
+        "TEXT_ON_FELT": (255, 255, 255), "TEXT_ON_FELT_SOFT": (235, 235, 235),
+        "BUTTON": (255, 221, 0), "BUTTON_HOVER": (255, 255, 120), "BUTTON_TEXT": (0, 0, 0),
+        "BUTTON_SECONDARY": (0, 70, 150), "BUTTON_SECONDARY_HOVER": (0, 100, 200),
+        "BUTTON_DISABLED": (60, 60, 60), "BUTTON_DISABLED_TEXT": (200, 200, 200),
+        "FOCUS_RING": (0, 200, 255), "DIE_FACE": (255, 255, 255), "DIE_EDGE": (0, 0, 0),
+        "DIE_PIP": (0, 0, 0), "DIE_HELD": (255, 221, 0), "CHECK": (0, 90, 200),
+        "HINT": (0, 200, 255), "OK": (0, 200, 255), "BAD": (255, 90, 60), "URGENT": (255, 60, 0),
+        "PENDING": (200, 60, 0), "TOAST_BG": (0, 0, 0), "PROGRESS_BG": (40, 40, 40),
+        "PROGRESS_FG": (255, 221, 0),
+        "GRADE_INACCURACY": _OI_YELLOW, "GRADE_MISTAKE": _OI_ORANGE, "GRADE_BLUNDER": (200, 0, 0),
+        "SEAT_COLORS": (_OI_ORANGE, _OI_SKY, _OI_PURPLE, _OI_GREEN),
+    },
+}
+_STANDARD = {name: globals()[name] for o in _OVERRIDES.values() for name in o}
+palette = "standard"
+
+
+def apply_palette(name: str) -> str:
+    """Make ``name`` the palette every scene draws with (an unknown name is "standard");
+    the caller drops what was drawn and cached with the old one (``sprites.clear_caches``)."""
+    global palette
+    palette = name if name in _OVERRIDES else "standard"
+    values = {**_STANDARD, **_OVERRIDES[palette]}
+    globals().update(values)
+    return palette
+
+
+# Interface size: the window is the design size times the scale (every scene and font grows
+# with it, text is drawn at the real size); "automatic" picks the largest that fits the display.
+UI_SCALES = (75, 100, 125, 150, 175, 200)
+
+
+def window_for_scale(percent: int) -> tuple[int, int]:
+    return (DESIGN_W * percent // 100, DESIGN_H * percent // 100)
+
+
+def scale_for_display(display: tuple[int, int] | None) -> int:
+    """The largest interface size whose window leaves room for the desktop's bars."""
+    if not display or display[0] <= 0 or display[1] <= 0:
+        return 100
+    fits = [p for p in UI_SCALES if DESIGN_W * p <= display[0] * 90 and DESIGN_H * p <= display[1] * 85]
+    return fits[-1] if fits else UI_SCALES[0]

@@ -141,7 +141,9 @@ def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -
     # Go for straights with 3-4 in sequence when a straight box is open and
     # no face shows three or more times.
     if top < 3 and len(run) >= 3 and ({"small_straight", "large_straight"} & free):
-        return ("hold", _mask_for(dice, run))
+        # Five in a row that the open straight does not take (exact straights on the yatzy
+        # sheet): 2-3-4-5 is the way to either.
+        return ("hold", _mask_for(dice, [2, 3, 4, 5] if len(run) == 5 else run))
     # Keep the most common face (the higher one on a tie).
     face = max(range(6), key=lambda f: (counts[f], f)) + 1
     keep = [face] * counts[face - 1]

@@ -124,6 +124,14 @@ def _refused(refusal: Refusal | None) -> None:
         raise Refuse(refusal.code, refusal.message)
 
 
+def _disk_room(relay: Host) -> None:
+    """A daily attempt or a ranked run counts once it starts, so it is refused while the
+    relay cannot write its data folder (its result could be lost); other tables play on."""
+    if relay.disk_full:
+        raise Refuse("relay_disk_full", "the relay cannot write to its disk now; daily and "
+                                        "ranked games are refused until it can")
+
+
 def _reply(conn: Conn, msg: dict, rid: Any) -> None:
     if rid is not None:
         msg["rid"] = rid
@@ -228,6 +236,7 @@ def create_table(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     key = _key(msg.get("key"))
     daily = msg.get("daily") is True      # the day's challenge, played together
     if daily:
+        _disk_room(relay)
         today = relay.clock.today()
         # Told now if this person cannot play today; the attempt itself is used at the
         # start, so a seat that leaves the lobby first may still play (alone or elsewhere).
@@ -320,6 +329,7 @@ def start(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if table.host is not slot:
         raise Refuse("not_host", "only the host can start the game")
     if table.daily_date is not None:       # the day's dice: nothing to contribute
+        _disk_room(relay)
         _daily_start(relay, table, slot)
         table.fill_with_bots()
         _begin(relay, table, conn, rid)
@@ -430,6 +440,7 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if type(hints) is not bool:
         raise Refuse("bad_settings", "hints is true or false")
     key = _key(msg.get("key"))
+    _disk_room(relay)
     _ranked_room(relay, conn)
     today = relay.clock.today()
     run_id, attempt = relay.ranked.start(name, ruleset, hints, today)
@@ -654,6 +665,7 @@ def daily_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     relay.free_conn(conn)
     name = _name(msg.get("name"))
     key = _key(msg.get("key"))      # every check before the attempt is recorded
+    _disk_room(relay)
     today = relay.clock.today()
     _daily_attempt(relay, conn, name, today)
     table = Table(relay, _new_code(relay), "daily", DAILY_RULESET, 1, DAILY_TURN_SECONDS,

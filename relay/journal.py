@@ -98,6 +98,8 @@ class Journal:
         self.pending = bytearray()   # what the disk refused so far (retried at each commit)
         self.waiters: list[Callable[[], None]] = []   # to run once what is written is durable
         self.done = False
+        self.told = False            # the end is durable (or refused) and the players told
+        self.is_settled = False      # the finished log and results are on disk at last
 
     def _append(self, body: bytes) -> None:
         data = frame(body)
@@ -127,11 +129,20 @@ class Journal:
         once the disk has refused it (the players are told all the same; the journal
         stays, holding the end, and the next start writes the finished log)."""
         def durable() -> None:
-            if log_file is not None and not self.pending and not self.book.failing:
+            self.told = True
+            if self.is_settled or (log_file is not None and not self.pending
+                                   and not self.book.failing):
                 self.book.close(self, remove=True)   # the finished log is the record now
             then()
         self.waiters.append(durable)
         self._append(pack({"kind": "end", "file": log_file}))
+
+    def settled(self) -> None:
+        """The finished log and results were written after all (the disk refused them at
+        the end): the journal goes, once its end has been told."""
+        self.is_settled = True
+        if self.told and not self.done:
+            self.book.close(self, remove=True)
 
 
 @dataclass

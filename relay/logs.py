@@ -20,6 +20,7 @@ class LogFolder:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.clock = clock
+        self.failing = False   # the last write was refused (said once, until one works)
 
     def write(self, mode: str, code: str, data: bytes) -> str | None:
         """Write a finished log; its file name, or None when the disk refused (the
@@ -32,17 +33,30 @@ class LogFolder:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
                 continue
-            except OSError:
-                log.exception("cannot write %s", fname)
+            except OSError as e:
+                self._refused(fname, e)
                 return None
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(data)
-            except OSError:
-                log.exception("cannot write %s", fname)
+            except OSError as e:
+                try:
+                    os.unlink(path)    # no half log left behind under a finished name
+                except OSError:
+                    pass
+                self._refused(fname, e)
                 return None
+            if self.failing:
+                self.failing = False
+                log.warning("finished logs are written again (%s)", fname)
             return fname
         return None
+
+    def _refused(self, fname: str, e: OSError) -> None:
+        if not self.failing:
+            log.error("cannot write the finished log %s: %s; it is written again every few "
+                      "seconds", fname, e.strerror or e)
+        self.failing = True
 
     def read(self, fname: str) -> bytes | None:
         """A log written here before; None when it is gone or the name is not ours."""

@@ -18,10 +18,12 @@ The wire protocol is described in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
+import sqlite3
 from pathlib import Path
-from typing import Any, Coroutine
+from typing import Any, Callable, Coroutine
 
 from .auto import Auto
 from .caps import Buckets, Coalesced, RunningPerAddress
@@ -47,6 +49,19 @@ __all__ = ["Relay", "Limits", "Refuse", "error_msg", "DAILY_ABANDON", "DAILY_LIM
            "FINISHED_KEEP"]
 
 
+_SQLITE_DISK = (8, 10, 13, 14)   # SQLITE_READONLY, _IOERR, _FULL, _CANTOPEN
+
+
+def _disk_refused(e: BaseException) -> bool:
+    """An error that says the data folder refuses writes (full, quota, read-only)."""
+    if isinstance(e, OSError):
+        return e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
+    if isinstance(e, sqlite3.Error):
+        code = getattr(e, "sqlite_errorcode", None)   # its primary code: the low byte
+        return (isinstance(code, int) and code & 0xFF in _SQLITE_DISK) or "disk is full" in str(e)
+    return False
+
+
 class Relay:
     def __init__(self, data_dir: str | os.PathLike, clock: Clock | None = None,
                  bot_delay: float = 0.6, limits: Limits | None = None, auto: Auto | None = None,
@@ -64,7 +79,9 @@ class Relay:
         # Running games' journals (journal.py): read back now, so the stores leave the
         # attempts and runs they resume open; the tables resume in ``start``.
         self.journals = Journals(self.data_dir / "journal", self._disk_error)
-        self.disk_full = False
+        self._disk_failing = False
+        self._unfinished: list[Callable[[], bool]] = []   # finished games not yet on disk
+        self._failed_handlers: set[tuple[str, str]] = set()   # (message, error) logged
         self._found = self.journals.found()
         keep_daily, keep_ranked = self.journals.keep_open(self._found, self.clock.today())
         self.daily = DailyStore(self.data_dir / "daily.sqlite3", keep_daily)
@@ -154,13 +171,48 @@ class Relay:
     def _disk_error(self, err: OSError | None) -> None:
         """The journals' disk failed (``err``) or works again (None): one line for the
         operator each way; while it fails, new daily and ranked games are refused."""
-        if err is not None and not self.disk_full:
+        if err is not None and not self._disk_failing:
             log.error("cannot write to the data folder %s: %s; games go on, their journals "
                       "are kept in memory and written again every %g s",
                       self.data_dir, err.strerror or err, COMMIT_EVERY)
-        elif err is None and self.disk_full:
+        elif err is None and self._disk_failing:
             log.warning("the data folder %s is writable again", self.data_dir)
-        self.disk_full = err is not None
+        self._disk_failing = err is not None
+
+    @property
+    def disk_full(self) -> bool:
+        """The data folder refuses writes (a journal, a finished log or a result is
+        waiting for it): daily and ranked games are refused until it takes them."""
+        return self._disk_failing or bool(self._unfinished)
+
+    def unfinished(self, retry: Callable[[], bool]) -> None:
+        self._unfinished.append(retry)
+
+    def _retry_disk(self) -> None:
+        """While the disk refuses: the finished games' logs and results are written
+        again, and with no journal to show it, a small probe tells when it works again."""
+        waiting, self._unfinished = self._unfinished, []
+        for retry in waiting:
+            try:
+                done = retry()
+            except Exception:  # pragma: no cover - a retry must never stop the others
+                log.exception("writing a finished game again failed")
+                done = False
+            if not done:
+                self._unfinished.append(retry)
+        if self._disk_failing and not self.journals.open:
+            probe = self.journals.folder / ".probe"
+            try:
+                fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                try:
+                    os.write(fd, bytes(4096))
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                    os.unlink(probe)
+            except OSError:
+                return
+            self._disk_error(None)
 
     def net_time(self) -> float:
         """The event loop's clock, for connection liveness only (see ``connection``)."""
@@ -202,6 +254,8 @@ class Relay:
             return
         self._net_timer = asyncio.get_running_loop().call_later(self.limits.housekeeping,
                                                                 self._net_housekeeping)
+        if self.disk_full:
+            self._retry_disk()
         lim = self.limits
         now = self.net_time()
         for c in list(self.conns):
@@ -283,9 +337,22 @@ class Relay:
             conn.send(error_msg(r.code, r.message, rid))
             if r.close:
                 conn.close(r.code)
-        except Exception:
-            log.exception("handler %s failed", kind)
-            conn.send(error_msg("bad_message", "the relay could not handle this message", rid))
+        except Exception as e:
+            # The relay failed, not the message: never "did not understand".  The operator
+            # gets the traceback once per message type and error, then one line.
+            if _disk_refused(e):
+                self._disk_error(e if isinstance(e, OSError) else OSError(errno.ENOSPC, str(e)))
+                conn.send(error_msg("relay_disk_full", "the relay cannot write to its disk "
+                                                       "now; try again later", rid))
+                return
+            what = (kind, type(e).__name__)
+            if what in self._failed_handlers:
+                log.error("handler %s failed again: %s: %s", kind, type(e).__name__, e)
+            else:
+                self._failed_handlers.add(what)
+                log.exception("handler %s failed", kind)
+            conn.send(error_msg("internal_error", "the relay failed while handling this "
+                                                  "message; its operator can see why", rid))
 
     # ------------------------------------------------------------ seats and connections
     def stop_watching(self, conn: Conn) -> None:

@@ -162,6 +162,10 @@ class GameJournal(Protocol):
         (telling the players) runs once the end is on disk, or the disk refused it."""
         ...
 
+    def settled(self) -> None:
+        """The finished log and results were written at last: the journal is not needed."""
+        ...
+
 
 class JournalBook(Protocol[T_contra]):
     """The relay's journals (``journal.Journals``)."""
@@ -206,6 +210,11 @@ class TableServices(Protocol[T_contra]):
         """A finished table is forgotten (late resumes are over)."""
         ...
 
+    def unfinished(self, retry: Callable[[], bool]) -> None:
+        """A finished game's log or result could not be written: ``retry`` is called
+        every few seconds until it returns True (it wrote them)."""
+        ...
+
 
 # ---------------------------------------------------------------- caps (caps.py)
 class RateBuckets(Protocol):
@@ -240,6 +249,11 @@ class RelayServices(TableServices[T], Protocol[C_contra, T, S]):
 
     @property
     def daily_per_address(self) -> bool: ...
+
+    @property
+    def disk_full(self) -> bool:
+        """The relay cannot write its data folder now (daily and ranked are refused)."""
+        ...
 
     @property
     def tables(self) -> dict[str, T]: ...

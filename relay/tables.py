@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
+import sqlite3
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from bonanza.core import dice as dice_mod
@@ -33,6 +34,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 BOT_NAMES = ("Ada", "Bram", "Chloé", "Duarte", "Elif", "Femke")
 AWAY_LIMIT = 3                 # automatic turns while disconnected before the seat gives up
+AWAY_SECONDS = 10              # a disconnected seat's turn once the clock played for it once
 FINISHED_KEEP = 600.0          # seconds a finished table stays for late resumes
 CLOCK_EPS = 1e-3               # seconds: timers may fire this early
 ANNOUNCE_EVERY = 5             # a "clock" message every 5 s of a human's turn,
@@ -114,6 +116,7 @@ class Table:
         self.journal: GameJournal | None = None   # the running game on disk (journal.py)
         self.restored = False                  # resumed from its journal after a restart
         self.ended_by: str | None = None       # why the relay itself ended the game
+        self.unrecorded = False                # its result was refused by the disk once
 
     # ------------------------------------------------------------ seats
     def bot_policy(self, k: int) -> str:
@@ -355,10 +358,21 @@ class Table:
             return True
         slot = self.slots[active]
         if slot.kind == "human" and self.turn_seconds:
-            deadline = self.deadline = self.services.clock.now() + self.turn_seconds
+            deadline = self.deadline = self.services.clock.now() + self.seconds_for(slot)
             self.announce_at = self._next_announce(deadline)
             self._arm(deadline if self.announce_at is None else self.announce_at)
         return True
+
+    def seconds_for(self, slot: Slot) -> float:
+        """A turn's length: the table's, or AWAY_SECONDS for a seat still disconnected
+        after the clock played a turn for it, while someone connected waits (an away seat
+        must not hold the others; a player alone holds nobody)."""
+        full = self.turn_seconds or 0
+        waiting = any(s is not slot and s.kind == "human" and s.conn is not None
+                      for s in self.slots)
+        if slot.conn is None and slot.autos >= 1 and waiting:
+            return min(full, AWAY_SECONDS)
+        return full
 
     def _after(self) -> None:
         """Start the bot's turn when a bot is to play."""
@@ -433,6 +447,29 @@ class Table:
                 return
 
     # ------------------------------------------------------------ the end
+    def _record(self, fname: str, meta: dict) -> bool:
+        """The daily attempt's or ranked run's result, with its log's file name; False
+        when the disk refused it (said once per table; retried by the caller)."""
+        services, st = self.services, self.started_match.state
+        try:
+            if self.mode == "ranked" and self.ranked_id is not None:
+                gave = st.gave_up[0][1] if st.gave_up else None
+                services.ranked.finish(self.ranked_id, st.total(0), meta["duration_ms"],
+                                       gave, fname)
+            if self.daily_date is not None:
+                gave_up = {seat: why for seat, why in st.gave_up}
+                for slot in self.slots:
+                    if slot.kind == "human":
+                        services.daily.finish_attempt(self.daily_date, slot.name,
+                                                      st.total(slot.index),
+                                                      gave_up.get(slot.index), fname)
+        except (sqlite3.Error, OSError) as e:
+            if not self.unrecorded:
+                log.error("cannot record the result of table %s: %s; retrying", self.code, e)
+            self.unrecorded = True
+            return False
+        return True
+
     def finish(self) -> None:
         if self.finished:
             return
@@ -452,17 +489,23 @@ class Table:
         data = match.log.to_bytes()
         fname = services.logs.write(self.mode, self.code, data)
         ranking = [s.to_dict() for s in standings(match.state)]
-        if self.mode == "ranked" and self.ranked_id is not None:
-            gave = match.state.gave_up[0][1] if match.state.gave_up else None
-            services.ranked.finish(self.ranked_id, match.state.total(0), meta["duration_ms"],
-                                   gave, fname)
-        if self.daily_date is not None:
-            gave_up = {seat: why for seat, why in match.state.gave_up}
-            for slot in self.slots:
-                if slot.kind == "human":
-                    services.daily.finish_attempt(self.daily_date, slot.name,
-                                                  match.state.total(slot.index),
-                                                  gave_up.get(slot.index), fname)
+        recorded = fname is not None and self._record(fname, meta)
+        if not recorded:
+            # The disk refused: the players are told all the same (below); the log and the
+            # results are written again until they are on disk (or at the next start,
+            # from the journal, which keeps the end).
+            def retry() -> bool:
+                nonlocal fname
+                if fname is None:
+                    fname = services.logs.write(self.mode, self.code, data)
+                if fname is None or not self._record(fname, meta):
+                    return False
+                if self.end_msg is not None:
+                    self.end_msg["file"] = fname
+                if self.journal is not None:
+                    self.journal.settled()
+                return True
+            services.unfinished(retry)
         # A daily's seed is the whole day's dice: whoever saw it could play the date with
         # foresight.  It stays with the relay until the date is closed (daily_log).
         sealed = self.daily_date is not None
@@ -470,7 +513,8 @@ class Table:
                         "standings": ranking, "log": None if sealed else data, "file": fname}
         end_msg = self.end_msg
         if self.journal is not None:   # on disk (the end too) before anyone is told
-            self.journal.ended(fname, lambda: self.broadcast(end_msg))
+            # (an end without its file name: the next start writes the log and the result)
+            self.journal.ended(fname if recorded else None, lambda: self.broadcast(end_msg))
         else:
             self.broadcast(end_msg)
         services.clock.call_later(FINISHED_KEEP, lambda: services.purge(self))

@@ -63,8 +63,10 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
         bea.send({"type": "start"})
         step_until(app, lambda: type(app.scene).__name__ == "TableScene", what="the start")
         game = app.scene
-        assert pending_logs(app) == [{"host": "127.0.0.1", "port": r.port, "date": DAY1,
-                                      "name": "Ana"}]
+        pending = pending_logs(app)
+        assert [{k: v for k, v in p.items() if k != "played_at"} for p in pending] == [
+            {"host": "127.0.0.1", "port": r.port, "date": DAY1, "name": "Ana"}]
+        started_at = pending[0]["played_at"]
         assert last_relay(app) == ("127.0.0.1", r.port)      # the port is remembered
         # no advisor during a relay daily, whatever the setting says, and the screen says so
         app.profile.settings["show_hints"] = True
@@ -112,6 +114,7 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
     step_until(app, lambda: DAY1 in board.saved_dates, what="the daily table's log")
     hist = app.profile.store.history(mode="daily")
     assert len(hist) == 1 and hist[0].date == DAY1 and hist[0].seed is not None
+    assert hist[0].played_at == started_at          # when it was played, not when fetched
     assert pending_logs(app) == []
 
 

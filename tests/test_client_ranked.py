@@ -52,3 +52,58 @@ def test_a_ranked_run_from_the_solo_screen(app, artifacts):
         assert rec.duration_ms == row["duration_ms"]           # the relay's time
     finally:
         relay.stop()
+
+
+def _ranked_game(app, relay, hints: bool):
+    """The window at the first turn of a ranked run declared with or without hints."""
+    from bonanza.client.actions import Action
+    app.profile.name = "Ana"
+    app.profile.settings["show_hints"] = hints
+    app.open("ranked", host="127.0.0.1", port=relay.port)
+    ranked = app.scene
+    app.dispatch(Action("press", "connect"))
+    assert step_until(app, lambda: ranked.info is not None)
+    app.dispatch(Action("press", "play"))
+    assert step_until(app, lambda: type(app.scene).__name__ == "RankedGameScene")
+    game = app.scene
+    assert step_until(app, lambda: game.state is not None and game.my_turn())
+    return game
+
+
+def test_a_run_declared_without_hints_offers_no_advisor(app, artifacts):
+    """The header (the relay's, signed) says no hints: no button, H does nothing, no advice
+    even after turning hints on elsewhere; the log records the declaration."""
+    import pygame
+
+    from bonanza.client.actions import Action
+    from bonanza.client.hosting import HostedRelay
+    from tests.pilot import key
+    relay = HostedRelay(host="127.0.0.1")
+    try:
+        assert relay.ready.wait(15) and relay.port
+        game = _ranked_game(app, relay, hints=False)
+        assert game.conn.client.header["settings"] == {"hints": False}
+        assert not game.visible(game.widget("hints")) and not game.hints_allowed()
+        key(app, pygame.K_h)
+        assert app.profile.settings["show_hints"] is False      # H did nothing
+        app.profile.settings["show_hints"] = True               # not even the setting brings it
+        app.dispatch(Action("roll"))
+        assert step_until(app, lambda: game.state.dice is not None and not game.dice_landing())
+        assert not game.hints_on() and game.verdict() is None and game.advice() is None
+        app.step()
+        app.screenshot(artifacts / "client_ranked_no_hints.png")
+        app.dispatch(Action("give_up"))
+    finally:
+        relay.stop()
+
+
+def test_a_run_declared_with_hints_keeps_its_advisor_button(app):
+    from bonanza.client.hosting import HostedRelay
+    relay = HostedRelay(host="127.0.0.1")
+    try:
+        assert relay.ready.wait(15) and relay.port
+        game = _ranked_game(app, relay, hints=True)
+        assert game.conn.client.header["settings"] == {"hints": True}
+        assert game.visible(game.widget("hints")) and game.hints_on()
+    finally:
+        relay.stop()

@@ -1,5 +1,6 @@
 """Every scene renders (a PNG of each is saved), and no text overflows its box
-in any of the six languages at the smallest supported window (960x540)."""
+in any of the six languages at the smallest supported window (960x540) nor at the largest
+interface size (200 %: 2560x1440)."""
 from __future__ import annotations
 
 import pygame
@@ -181,10 +182,12 @@ def test_every_scene_renders(app, artifacts):
         app.screenshot(artifacts / f"client_scene_{name}.png")
 
 
-def test_no_text_overflows_in_any_language_at_smallest_window(app, artifacts):
+# the smallest window (interface size 75 %) and the largest interface size (200 %)
+@pytest.mark.parametrize("size", [theme.MIN_WINDOW, theme.window_for_scale(theme.UI_SCALES[-1])])
+def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, artifacts, size):
     from bonanza.client import widgets
-    app.apply_window(theme.MIN_WINDOW)
-    assert app.screen.get_size() == theme.MIN_WINDOW
+    app.apply_window(size)
+    assert app.screen.get_size() == size
     problems = []
     for code in LANGS:
         app.set_language(code)
@@ -196,7 +199,7 @@ def test_no_text_overflows_in_any_language_at_smallest_window(app, artifacts):
                 if width > max_width + 1 or px < theme.MIN_READABLE_PX:
                     problems.append((code, name, text, px, width, max_width))
             if name in ("solo_game", "table_4", "settings_instant"):
-                pygame.image.save(app.screen, str(artifacts / f"client_small_{code}_{name}.png"))
+                pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{code}_{name}.png"))
     assert not problems, "\n".join(map(str, problems[:40]))
 
 

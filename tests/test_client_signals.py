@@ -249,7 +249,27 @@ def test_a_resize_below_the_smallest_layout_is_clamped_in_the_same_window(app):
     app.step()
     assert app.screen.get_size() == theme.MIN_WINDOW
     assert _sdl_window().id == before and app.screen is pygame.display.get_surface()
-    # Settings says the size the window has now
-    app.open("settings")
-    w, h = theme.MIN_WINDOW
-    assert app.scene.value_text("window_size") == lang.t("settings.window_size_value", width=w, height=h)
+    # the size is remembered for the next start as the window has it now
+    assert app.profile.settings["window_size"] == list(theme.MIN_WINDOW)
+
+
+def test_the_results_of_a_given_up_game_say_so_and_show_no_time(app, artifacts):
+    game = app.switch("solo_game", seed_text="given up")
+    app.step()
+    key(app, pygame.K_r)
+    for _ in range(30):
+        app.step(FRAME)
+    key(app, pygame.K_ESCAPE)                            # the pause menu
+    for _ in range(3):
+        key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)                            # Give up: the question
+    assert app.scene is game and game.dialog == "give_up"
+    key(app, pygame.K_LEFT)
+    key(app, pygame.K_RETURN)
+    app.step()
+    assert type(app.scene).__name__ == "ResultsScene"
+    texts = drawn_texts(app)
+    app.screenshot(artifacts / "client_results_given_up.png")
+    assert lang.t("results.given_up") in texts
+    timer = lang.t("game.timer", time="")
+    assert not any(t.startswith(timer.strip()) for t in texts), texts

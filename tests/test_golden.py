@@ -103,7 +103,7 @@ def advisors(shared_cache_dir):
     mp = pytest.MonkeyPatch()
     mp.setenv("BONANZA_CACHE_DIR", str(shared_cache_dir))
     from bonanza.core.advisor import get_advisor
-    yield {name: get_advisor(name) for name in ("bonanza", "yacht")}
+    yield {name: get_advisor(name) for name in sorted({MANIFEST[n]["ruleset"] for n in VALID})}
     mp.undo()
 
 

@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bonanza.core import advisor_cache
@@ -117,6 +117,9 @@ def test_cache_roundtrip_is_keyed_by_the_sheet(yatzy, tmp_path):
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, FULL - 1), st.lists(st.integers(1, 6), min_size=5, max_size=5),
        st.integers(0, 2), st.booleans(), st.sampled_from(["casual", "optimal"]))
+# five in a row that the open straight does not take: one die must be rolled
+@example(mask=1 << 10, dice=[1, 2, 3, 4, 5], rolls_left=1, y50=False, policy="casual")
+@example(mask=1 << 11, dice=[6, 2, 3, 4, 5], rolls_left=2, y50=False, policy="casual")
 def test_bots_never_make_an_illegal_yatzy_move(yatzy, mask, dice, rolls_left, y50, policy):
     sheet = sheet_of(mask, y50 and bool(mask >> 14 & 1))
     action, arg = choose(policy, YATZY, sheet, tuple(dice), rolls_left)

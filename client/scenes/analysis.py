@@ -21,13 +21,12 @@ import pygame
 from bonanza.core.analysis import INACCURACY, GameAnalysis
 
 from .. import actions as A
-from .. import lang, theme
+from .. import lang, marks, theme
 from ..actions import Action
 from ..i18n import format_decimal
 from ..widgets import ProgressBar, draw_text, shadowed_panel
 from .base import Scene
 
-GRADE_COLORS = {"inaccuracy": (250, 222, 90), "mistake": (245, 150, 50), "blunder": theme.BAD}
 MISTAKES_SHOWN = 5
 # design units
 GRAPH = (40, 118, 740, 330)          # the graph card (the whole left column in a solo game)
@@ -339,8 +338,7 @@ class AnalysisScene(Scene):
         for d, (x, y) in self.marks():
             c = L.point(x, y)
             if d.grade is not None:
-                pygame.draw.circle(surface, GRADE_COLORS[d.grade], c, L.px(6))
-                pygame.draw.circle(surface, theme.INK, c, L.px(6), 1)
+                marks.grade_mark(surface, d.grade, c, L.px(6))
             if d.auto:     # an automatic move: a square around its point
                 r = pygame.Rect(0, 0, L.px(14), L.px(14))
                 r.center = c
@@ -362,8 +360,7 @@ class AnalysisScene(Scene):
                 r.center = c
                 pygame.draw.rect(surface, theme.PREVIEW, r, max(2, L.px(2)))
             else:
-                pygame.draw.circle(surface, GRADE_COLORS[g], c, L.px(6))
-                pygame.draw.circle(surface, theme.INK, c, L.px(6), 1)
+                marks.grade_mark(surface, g, c, L.px(6))
             draw_text(surface, label, L.rect((cx + 12, y, slot - 26, 22)), L.font_px(15), theme.INK_SOFT)
 
     def draw_win_chances(self, surface) -> None:
@@ -434,7 +431,7 @@ class AnalysisScene(Scene):
             elif r.collidepoint(self.app.mouse):
                 pygame.draw.rect(surface, theme.PAPER_SHADE, r, border_radius=L.px(6))
             rx, ry, rw, _ = self.row_rect(i)
-            pygame.draw.circle(surface, GRADE_COLORS[d.grade], L.point(rx + 12, ry + 13), L.px(6))
+            marks.grade_mark(surface, d.grade, L.point(rx + 12, ry + 13), L.px(6))
             head = self.t("analysis.mistake", turn=d.turn, chosen=self.choice_label(d.choice))
             if d.auto:      # the clock's move: the graph legend's blue square
                 sq = pygame.Rect(0, 0, L.px(12), L.px(12))

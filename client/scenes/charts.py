@@ -137,8 +137,9 @@ class ChartsScene(Scene):
         self.error: str | None = None
         self._stop = threading.Event()
         self._threads: dict[str, threading.Thread] = {}
+        w = 136 if len(RULESETS) > 2 else 176   # the tabs end where the panels do (x 1240)
         for i, rs in enumerate(RULESETS):
-            self.button(f"rs:{rs}", (880 + i * 184, 64, 176, 44),
+            self.button(f"rs:{rs}", (1240 - (len(RULESETS) - i) * (w + 8) + 8, 64, w, 44),
                         lambda r=rs: self.t(f"records.ruleset.{r}"), style="secondary", size=19)
         self.button("back", (530, 652, 220, 50), lambda: self.t("common.back"), style="secondary", size=21)
         self.focus_id = "back"

@@ -21,7 +21,13 @@ from bonanza.core import dice as dice_mod
 from bonanza.core.settings import MAX_NAME
 
 from .. import theme
-from ..daily_relay_memory import add_pending, pending_logs, remember_relay, remove_pending
+from ..daily_relay_memory import (
+    add_pending,
+    pending_logs,
+    played_at,
+    remember_relay,
+    remove_pending,
+)
 from ..i18n import format_date
 from ..relay_notes import (
     RelayKeyNote,
@@ -210,9 +216,12 @@ class DailyRelayScene(Scene):
         data = msg.get("log")
         if not data or not isinstance(date, str):    # only what a daily_log request asked for
             return
-        record = self.app.profile.record_game(bytes(data))
+        name = msg.get("name", self.name)
+        # recorded as played when it was played, not now that its log could be fetched
+        when = played_at(self.app, self.host, self.port, date, name)
+        record = self.app.profile.record_game(bytes(data), when)
         if record is not None:
-            remove_pending(self.app, self.host, self.port, date, msg.get("name", self.name))
+            remove_pending(self.app, self.host, self.port, date, name)
             self.saved_dates.append(date)
             self.app.show(self.t("daily.relay.log_saved", date=format_date(date)), "good")
 

@@ -58,6 +58,7 @@ class GameScene(Scene):
         super().__init__(app)
         self.ruleset = ruleset
         self.ncols = ncols
+        self.die_cursor: int | None = None     # a controller's cursor over the dice (A holds it)
         if ncols <= 1:
             self.sheet_view = SheetView((24, 16, 440, 688), 290, ruleset)
             self.cx: float = 870
@@ -95,12 +96,16 @@ class GameScene(Scene):
         self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
         self.button("give_up", (self.cx + 10, 612, 240, 46), lambda: self.t(self.give_up_key),
                     style="secondary", size=19)
-        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]), size=22)
+        # Yes and No look alike: the focus ring alone says which one Enter presses
+        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]),
+                    style="secondary", size=22)
         self.button("dialog_no", (650, 380, 190, 54), lambda: self.t(self.dialog_labels()[1]),
                     style="secondary", size=22)
 
     give_up_key = "game.give_up"
     give_up_question = "game.give_up_confirm"
+    # what a game without hints says about it (None: nothing, and no hints button)
+    no_hints_key: str | None = "game.no_hints_daily"
 
     # ---------------------------------------------------------- to override
     @property
@@ -139,6 +144,8 @@ class GameScene(Scene):
     def visible(self, w) -> bool:
         if w.id.startswith("dialog_"):
             return self.dialog is not None
+        if w.id == "hints":     # a game that says nothing of its missing hints has no button
+            return self.hints_allowed() or self.no_hints_key is not None
         return True
 
     def targets(self, layout):
@@ -159,7 +166,7 @@ class GameScene(Scene):
     def advice(self):
         """The advisor's advice for the current situation (None until ready)."""
         st = self.state
-        if self.loader is None or st.over or not self.loader.ready:
+        if self.loader is None or st.over or not self.loader.ready or not self.hints_allowed():
             return None
         key = (st.seq, st.active, st.dice)
         if key != self._advice_key:
@@ -292,6 +299,19 @@ class GameScene(Scene):
             elif n == A.PRESS:
                 self.on_press(action.arg)
             return
+        if n in (A.LEFT, A.RIGHT) and self.app.input_kind == "controller" and self.my_turn() \
+                and st.dice is not None:
+            # a controller has no 1-5 keys: left/right move a cursor over the dice, A holds
+            step = -1 if n == A.LEFT else 1
+            self.die_cursor = (0 if step > 0 else 4) if self.die_cursor is None else (self.die_cursor + step) % 5
+            return
+        if n in (A.UP, A.DOWN, A.PREV, A.NEXT, A.ROLL, A.BOX):
+            self.die_cursor = None
+        if n == A.CONFIRM and self.die_cursor is not None:
+            toggle = Action(A.TOGGLE_DIE, self.die_cursor)
+            if self.enabled(toggle):
+                self.handle(toggle)
+            return
         if n == A.ROLL:
             hold = self.roll_hold()
             self.input.cancel()
@@ -354,7 +374,8 @@ class GameScene(Scene):
 
     def toggle_hints(self) -> None:
         if not self.hints_allowed():
-            self.app.show(self.t("game.no_hints_daily"), "info", 5.0)
+            if self.no_hints_key is not None:
+                self.app.show(self.t(self.no_hints_key), "info", 5.0)
             return
         s = self.app.profile.settings
         s["show_hints"] = not s["show_hints"]
@@ -516,6 +537,9 @@ class GameScene(Scene):
         held = self.shown_held()
         hint = self.hint_mask() if mine else None
         self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
+        if self.die_cursor is not None and mine:
+            r = L.rect(self.dice_view.die_rect(self.die_cursor)).inflate(L.px(16), L.px(16))
+            pygame.draw.rect(surface, theme.FOCUS_RING, r, max(2, L.px(4)), border_radius=L.px(12))
         caption = self.joker_hint() or (
             self.t("game.advisor.roll_all_caption") if mine and self.roll_all_hint() else None)
         if caption:
@@ -562,15 +586,16 @@ class GameScene(Scene):
         box = L.rect((self.cx - h, 384, 2 * h, 150))
         if not self.my_turn() or st.over:
             return
+        if not self.hints_allowed():     # say why there is no advice, not just nothing
+            if self.no_hints_key is not None:
+                draw_wrapped(surface, self.t(self.no_hints_key),
+                             L.rect((self.cx - h + 20, 430, 2 * h - 40, 100)), L.font_px(17),
+                             theme.TEXT_ON_FELT_SOFT, align="center")
+            return
         if self.loader is not None and not self.loader.ready:
             pct = int(self.loader.progress * 100)
             ProgressBar.draw(surface, L.rect((self.cx - h + 40, 440, 2 * h - 80, 30)), self.loader.progress, L,
                              self.t("error.advisor_building", percent=pct))
-            return
-        if not self.hints_allowed():     # say why there is no advice, not just nothing
-            draw_wrapped(surface, self.t("game.no_hints_daily"),
-                         L.rect((self.cx - h + 20, 430, 2 * h - 40, 100)), L.font_px(17),
-                         theme.TEXT_ON_FELT_SOFT, align="center")
             return
         if not self.hints_on() or self.loader is None:
             return
@@ -610,7 +635,7 @@ class GameScene(Scene):
 
     def draw_footer(self, surface) -> None:
         L = self.layout
-        text = self.t("game.controls")
+        text = self.t("game.controls_pad" if self.app.input_kind == "controller" else "game.controls")
         rect = L.rect((self.cx - self.half_wide, 562, 2 * self.half_wide, 30))
         px = L.font_px(16)
         parts = text.split(" · ")

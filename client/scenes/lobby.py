@@ -24,7 +24,7 @@ from bonanza.core.settings import (
 )
 
 from .. import actions as A
-from .. import sprites, theme
+from .. import marks, sprites, theme
 from ..relay_address import port_number
 from ..relay_notes import (
     RelayKeyNote,
@@ -549,11 +549,11 @@ class LobbyScene(Scene):
                 p = next((p for p in t.get("players", []) if p.get("seat") == i), None)
                 policy = p.get("policy") if p is not None else self.planned_policy(
                     i - len(t.get("players", [])))
-                tag, color = self.bot_tag(policy), theme.HINT
+                tag, status = self.bot_tag(policy), "bot"
             else:
                 tag = self.t("lobby.host") if i == t.get("host", 0) else self.t("lobby.human")
-                color = theme.OK if connected else theme.BAD
-            pygame.draw.circle(surface, color, L.point(x + 22, y + 88), L.px(6))
+                status = "connected" if connected else "disconnected"
+            marks.status_mark(surface, status, L.point(x + 22, y + 88), L.px(6))
             draw_text(surface, tag, L.rect((x + 34, y + 74, w - 46, 28)), L.font_px(17), theme.INK_SOFT)
         if not self.is_host():
             draw_text(surface, self.t("lobby.waiting_host"), L.rect((140, 574, 1000, 34)), L.font_px(20),

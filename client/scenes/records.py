@@ -64,7 +64,7 @@ def seed_cell(rec) -> str:
 
 def board_modes(category: str) -> tuple[str, ...]:
     return {"random": ("solo",), "seeded": ("solo",), "daily": ("daily",),
-            "relay": ("solo", "daily"), "table": ("table",)}[category]
+            "relay": ("solo", "daily", "ranked"), "table": ("table",)}[category]
 
 
 def board_rulesets(category: str) -> tuple[str, ...]:
@@ -79,6 +79,40 @@ def board_entries(store, ruleset: str, category: str, limit: int = BOARD_SIZE) -
         entries += store.personal_bests(ruleset, mode, limit, category=category)
     entries.sort(key=lambda r: (-r.score, r.duration_ms is None, r.duration_ms or 0, r.id))
     return entries[:limit]
+
+
+def relay_board(store, profile, ruleset: str, hints: bool, limit: int = BOARD_SIZE):
+    """The Server board: ``(entries, signers, counted)``.  Only games signed by a key the
+    player met in a lobby (or trusted here) are ranked; games signed by any other key come
+    after them, unranked and marked, until the player trusts the key.  A ranked run
+    declared with hints is on the hints board, every other relay game on the other.
+    ``counted`` (every status) is what the statistics are made of."""
+    from ..relay_trust import signer_of
+    signers: dict = {}
+    ranked: list = []
+    unknown: list = []
+    counted: list = []
+    for rec in store.board_games(ruleset, board_modes("relay"), "relay"):
+        key, declared = store.signed_by(rec.id)
+        signer = signers[rec.id] = signer_of(profile, key, declared)
+        if bool(signer.hints) != hints:
+            continue
+        if signer.known:
+            counted.append(rec)
+        if rec.finished:
+            (ranked if signer.known else unknown).append(rec)
+    return ranked[:limit] + unknown[:limit], signers, counted
+
+
+def stats_of(records) -> dict:
+    """A board's statistics from its games (finished ones count; given-up ones apart)."""
+    done = [r for r in records if r.finished]
+    return {"games": len(done),
+            "average": round(sum(r.score for r in done) / len(done), 1) if done else None,
+            "best": max((r.score for r in done), default=None),
+            "upper_bonus": sum(1 for r in done if r.upper_bonus),
+            "bonanzas": sum(r.bonanzas for r in done),
+            "gave_up": len(records) - len(done)}
 
 
 def board_stats(store, ruleset: str | None, category: str | None) -> dict:
@@ -107,15 +141,22 @@ class RecordsScene(Scene):
         self.sel = 0
         self.top = 0
         self.entries: list = []
+        self.signers: dict = {}         # the Server board: game id -> relay_trust.Signer
+        self.hints_board = False        # the Server board with hints (ranked runs declared so)
         for i, tab in enumerate(TABS):
             self.button(f"tab:{tab}", (40 + i * 202, 80, 192, 44), lambda tb=tab: self.tab_label(tb),
                         style="secondary", size=19)
+        w = (432 - 12 * (len(RULESETS) - 1)) // len(RULESETS)   # side by side in the left panel
         for i, rs in enumerate(RULESETS):
-            self.button(f"rs:{rs}", (64 + i * 222, 232, 210, 42),
+            self.button(f"rs:{rs}", (64 + i * (w + 12), 232, w, 42),
                         lambda r=rs: self.t(f"records.ruleset.{r}"), style="secondary", size=19)
         # History: games from another computer or a backup (also dropped on the window)
         self.button("import", (64, 232, 432, 42), lambda: self.t("records.import"), style="secondary",
                     size=19)
+        self.button("hints_board", (LIST_X + LIST_W - 236, 144, 236, 36),
+                    lambda: self.t("records.board_hints" if self.hints_board
+                                   else "records.board_no_hints"), style="secondary", size=16)
+        self.button("trust", (LIST_X + 20, 603, LIST_W - 40, 38), self._trust_label, size=17)
         self.button("replay", (74, 646, 212, 52), lambda: self.t("history.replay"), size=21)
         self.button("analysis", (304, 646, 212, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
         self.button("export", (534, 646, 212, 52), lambda: self.t("records.export"), style="secondary",
@@ -133,10 +174,14 @@ class RecordsScene(Scene):
     def reload(self) -> None:
         store = self.store
         self.entries = []
+        counted: list = []
         if store is not None:
             try:
                 if self.tab == "history":
                     self.entries = store.history(HISTORY_SIZE)
+                elif self.tab == "relay":
+                    self.entries, self.signers, counted = relay_board(
+                        store, self.app.profile, self.rulesets["relay"], self.hints_board)
                 else:
                     self.entries = board_entries(store, self.rulesets[self.tab], self.tab)
             except Exception:
@@ -149,7 +194,8 @@ class RecordsScene(Scene):
                       "gave_up": 0}
         if store is not None:
             try:
-                self.stats = board_stats(store, self.ruleset(), self.category())
+                self.stats = (stats_of(counted) if self.tab == "relay" else
+                              board_stats(store, self.ruleset(), self.category()))
             except Exception:
                 pass
 
@@ -169,7 +215,23 @@ class RecordsScene(Scene):
     def ruleset(self) -> str | None:
         return None if self.tab == "history" else self.rulesets[self.tab]
 
+    def signer(self, rec):
+        """Who signed ``rec`` on the Server board (None elsewhere)."""
+        return self.signers.get(rec.id) if self.tab == "relay" and rec is not None else None
+
+    def unknown_selected(self):
+        signer = self.signer(self.selected())
+        return signer if signer is not None and not signer.known and signer.key else None
+
+    def _trust_label(self) -> str:
+        signer = self.unknown_selected()
+        return self.t("records.trust_key", fingerprint=signer.fingerprint if signer else "")
+
     def visible(self, w) -> bool:
+        if w.id == "hints_board":
+            return self.tab == "relay"
+        if w.id == "trust":
+            return self.unknown_selected() is not None
         if w.id == "import":
             return self.tab == "history"
         if w.id.startswith("rs:"):   # a ruleset choice only where the board has two
@@ -187,6 +249,7 @@ class RecordsScene(Scene):
     def focus_order(self) -> list[str]:
         order = ["list"] if self.entries else []
         order += [f"rs:{rs}" for rs in RULESETS if self.visible(self.widget(f"rs:{rs}"))]
+        order += [id for id in ("hints_board", "trust") if self.visible(self.widget(id))]
         order += [id for id in ("replay", "analysis", "export", "charts", "back")
                   if self.button_enabled(id)]
         return order + (["import"] if self.tab == "history" else [])
@@ -265,6 +328,12 @@ class RecordsScene(Scene):
                 self.rulesets[self.tab] = id[3:]
                 self.sel = self.top = 0
                 self.reload()
+        elif id == "hints_board":
+            self.hints_board = not self.hints_board
+            self.sel = self.top = 0
+            self.reload()
+        elif id == "trust":
+            self.trust_selected()
         elif id == "replay":
             self.replay()
         elif id == "analysis":
@@ -279,6 +348,16 @@ class RecordsScene(Scene):
             self.back()
 
     # ---------------------------------------------------------- what the entries do
+    def trust_selected(self) -> None:
+        """The player vouches for the selected game's key: its games join the board."""
+        signer = self.unknown_selected()
+        if signer is None:
+            return
+        from ..relay_trust import trust
+        trust(self.app.profile, signer.key)
+        self.reload()
+        self.app.show(self.t("records.key_trusted", fingerprint=signer.fingerprint), "good", 5.0)
+
     def replay(self, analyse: bool = False) -> None:
         """Replay the chosen game, or with ``analyse`` open its analysis."""
         rec = self.selected()
@@ -369,8 +448,9 @@ class RecordsScene(Scene):
         self.draw_title(surface, self.t("records.title"), y=14, size=36)
         self.draw_summary(surface)
         self.draw_list(surface)
-        draw_text(surface, self.t("records.hint"), L.rect((40, 612, 1200, 26)), L.font_px(16),
-                  theme.TEXT_ON_FELT_SOFT, align="center")
+        if self.unknown_selected() is None:     # else the "trust this key" button is there
+            draw_text(surface, self.t("records.hint"), L.rect((40, 612, 1200, 26)), L.font_px(16),
+                      theme.TEXT_ON_FELT_SOFT, align="center")
         for w in self.widgets:     # the chosen tab and ruleset look pressed
             if w.id.startswith("tab:"):
                 w.style = "primary" if w.id == f"tab:{self.tab}" else "secondary"
@@ -416,12 +496,15 @@ class RecordsScene(Scene):
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         rs = self.ruleset()
         head = self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}")) if rs else self.t("history.title")
-        draw_text(surface, head, L.rect((LIST_X, 146, LIST_W, 34)), L.font_px(22), theme.INK, bold=True)
+        head_w = LIST_W - 246 if self.tab == "relay" else LIST_W     # the hints switch beside it
+        draw_text(surface, head, L.rect((LIST_X, 146, head_w, 34)), L.font_px(22), theme.INK, bold=True)
         cols: tuple[tuple[int, int, str], ...]
         heads: tuple[str, ...]
         if rs:
             cols = COLS_BOARD
-            heads = ("", self.t("game.score"), self.t("game.time"), self.t("records.seed"),
+            # the Server board names who vouches for each game instead of its seed
+            heads = ("", self.t("game.score"), self.t("game.time"),
+                     self.t("records.relay_key" if self.tab == "relay" else "records.seed"),
                      self.t("history.date"))
         else:
             cols = COLS_HISTORY
@@ -448,7 +531,13 @@ class RecordsScene(Scene):
             list_row_back(surface, L, row, idx == self.sel, self.focus_id == "list",
                           row.collidepoint(mouse))
             cells: tuple[str, ...]
-            if rs:
+            signer = self.signer(rec)
+            unknown = signer is not None and not signer.known
+            if signer is not None:      # unknown keys come after the board, unranked
+                cells = ("?" if unknown else f"{idx + 1}.", str(rec.score),
+                         format_duration(rec.duration_ms),
+                         ("? " if unknown else "") + (signer.fingerprint or "–"), game_date(rec))
+            elif rs:
                 cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), seed_cell(rec),
                          game_date(rec))
             else:
@@ -459,8 +548,9 @@ class RecordsScene(Scene):
                 strong = (rs and j == 1) or (not rs and j == 3)
                 stopped = not rs and j == 5 and not rec.finished   # a given-up game stands out
                 draw_text(surface, text, L.rect((LIST_X + x, LIST_Y + i * ROW_H + 2, w, ROW_H - 4)),
-                          L.font_px(18), theme.BAD if stopped else theme.INK, bold=strong or stopped,
-                          align=align)
+                          L.font_px(16 if signer is not None and j == 3 else 18),
+                          theme.BAD if stopped or unknown else theme.INK,
+                          bold=strong or stopped, align=align)
         # a scroll bar when the list is longer than the view
         if len(self.entries) > VISIBLE:
             track = L.rect((LIST_X + LIST_W + 6, LIST_Y, 6, VISIBLE * ROW_H))

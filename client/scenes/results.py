@@ -216,6 +216,10 @@ class ResultsScene(Scene):
     def back(self):
         self.app.to_title()
 
+    def gave_up(self) -> bool:
+        """This window's seat gave up (or left) before the end."""
+        return any(s.seat == self.my_seat and s.gave_up for s in self.standings)
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)
@@ -230,7 +234,12 @@ class ResultsScene(Scene):
         draw_text(surface, str(self.counted(me)), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK,
                   bold=True, align="center")
         y = 252
-        if self.mode != "table":
+        if self.gave_up():
+            # a run that was not finished has no run time worth showing
+            draw_text(surface, self.t("results.given_up"), L.rect((90, y, 460, 36)), L.font_px(24),
+                      theme.BAD, bold=True, align="center")
+            y += 42
+        elif self.mode != "table":
             draw_text(surface, self.t("game.timer", time=self.time_text()),
                       L.rect((90, y, 460, 36)), L.font_px(24), theme.INK, align="center")
             y += 42
@@ -272,7 +281,7 @@ class ResultsScene(Scene):
             name = s.name + ("" if not shared else f" ({self.t('results.shared_place')})")
             if s.gave_up:
                 draw_text(surface, name, L.rect((716, yy, 330, 30)), L.font_px(22), theme.INK, bold=True)
-                draw_text(surface, self.t("table.left" if s.gave_up == "left" else "table.gave_up"),
+                draw_text(surface, self.t({"left": "table.left", "away": "table.away"}.get(s.gave_up, "table.gave_up")),
                           L.rect((716, yy + 28, 330, 24)), L.font_px(16), theme.BAD)
             else:   # on the line of the place and the total
                 draw_text(surface, name, L.rect((716, yy, 330, 50)), L.font_px(22), theme.INK, bold=True)

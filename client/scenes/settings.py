@@ -1,5 +1,5 @@
-"""Settings: language, player name, animation speed, volume, mute, window
-size, fullscreen and hints.  Left/Right (or the arrow buttons) change a value."""
+"""Settings: language, player name, animation speed, volume, mute, interface
+size, fullscreen, hints and colours.  Left/Right (or the arrow buttons) change a value."""
 from __future__ import annotations
 
 from bonanza.core.settings import MAX_NAME
@@ -12,12 +12,13 @@ from .base import Scene
 # by how much the game waits: instant (no motion, no roll guard), off (reduce motion)...
 ANIMS = ("instant", "off", "fast", "normal")
 VOLUMES = tuple(range(0, 101, 10))
-ROWS = ("language", "name", "animation", "volume", "muted", "window_size", "fullscreen", "show_hints")
+ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints", "palette")
 LABELS = {"language": "settings.language", "name": "settings.player_name",
           "animation": "settings.animation", "volume": "settings.volume", "muted": "settings.mute",
-          "window_size": "settings.window_size", "fullscreen": "settings.fullscreen",
-          "show_hints": "settings.show_hints"}
-Y0, STEP = 92, 62
+          "ui_scale": "settings.ui_scale", "fullscreen": "settings.fullscreen",
+          "show_hints": "settings.show_hints", "palette": "settings.palette"}
+Y0, STEP, ROW_H = 92, 54, 46
+SCALES = (0,) + theme.UI_SCALES         # 0: automatic, from the display's size
 
 
 class SettingsScene(Scene):
@@ -31,12 +32,13 @@ class SettingsScene(Scene):
             if row == "name":
                 # until a name is chosen the field is empty and shows "Player" in the current
                 # language: saving the shown default would pin it to one language
-                self.name_field = self.field("name", (640, y, 400, 50), value=p.name if p.has_name else "",
+                self.name_field = self.field("name", (640, y, 400, ROW_H), value=p.name if p.has_name else "",
                                              placeholder=lambda: self.t("game.player"), max_len=MAX_NAME)
                 continue
-            self.button(f"dec:{row}", (640, y, 56, 50), "‹", style="secondary", size=28)
-            self.button(f"val:{row}", (704, y, 272, 50), lambda r=row: self.value_text(r), style="ghost", size=21)
-            self.button(f"inc:{row}", (984, y, 56, 50), "›", style="secondary", size=28)
+            self.button(f"dec:{row}", (640, y, 56, ROW_H), "‹", style="secondary", size=28)
+            self.button(f"val:{row}", (704, y, 272, ROW_H), lambda r=row: self.value_text(r), style="ghost",
+                        size=21)
+            self.button(f"inc:{row}", (984, y, 56, ROW_H), "›", style="secondary", size=28)
         self.button("back", (540, 604 + 36, 200, 50), lambda: self.t("settings.back"), style="primary")
         self.focus_id = "val:language"
 
@@ -52,9 +54,12 @@ class SettingsScene(Scene):
             return self.t(f"settings.animation.{s['animation']}")
         if row == "volume":
             return self.t("settings.volume_value", percent=s["volume"])
-        if row == "window_size":
-            w, h = s["window_size"]
-            return self.t("settings.window_size_value", width=w, height=h)
+        if row == "ui_scale":
+            if not s["ui_scale"]:
+                return self.t("settings.ui_scale_auto", percent=self.app.ui_scale())
+            return self.t("settings.ui_scale_value", percent=s["ui_scale"])
+        if row == "palette":
+            return self.t(f"settings.palette.{s['palette']}")
         return self.t("common.on" if s[row] else "common.off")
 
     def change(self, row: str, step: int) -> None:
@@ -71,11 +76,14 @@ class SettingsScene(Scene):
             s["volume"] = max(0, min(100, s["volume"] + 10 * step))
             self.app.apply_sound_settings()
             self.app.play_sound("write")
-        elif row == "window_size":
-            sizes = [list(x) for x in theme.WINDOW_SIZES]
-            i = sizes.index(list(s["window_size"])) if list(s["window_size"]) in sizes else 1
-            s["window_size"] = sizes[(i + step) % len(sizes)]
+        elif row == "ui_scale":
+            i = SCALES.index(s["ui_scale"]) if s["ui_scale"] in SCALES else 0
+            s["ui_scale"] = SCALES[(i + step) % len(SCALES)]
             self.app.apply_window()
+        elif row == "palette":
+            i = theme.PALETTES.index(s["palette"]) if s["palette"] in theme.PALETTES else 0
+            s["palette"] = theme.PALETTES[(i + step) % len(theme.PALETTES)]
+            self.app.apply_palette()
         elif row in ("muted", "fullscreen", "show_hints"):
             s[row] = not s[row]
             if row == "muted":
@@ -137,7 +145,7 @@ class SettingsScene(Scene):
         for i, row in enumerate(ROWS):
             y = Y0 + i * STEP
             focused = self.focus_id in (f"val:{row}",) or (row == "name" and self.focus_id == "name")
-            draw_text(surface, self.t(LABELS[row]), L.rect((240, y, 380, 50)), L.font_px(22),
+            draw_text(surface, self.t(LABELS[row]), L.rect((240, y, 380, ROW_H)), L.font_px(22),
                       theme.GOLD if focused else theme.TEXT_ON_FELT, bold=True)
         if self.app.profile.settings["animation"] == "instant":
             # "Off" and "Instant" look alike by name: say what instant also changes

@@ -154,7 +154,9 @@ class TableScene(GameScene):
         if self.dialog != "you_left":
             return []
         from bonanza.core.game import standings
+        why = {"left": "table.left", "away": "table.away"}
         return [self.t("table.standing_line", place=s.place, name=s.name, total=s.total)
+                + (f" ({self.t(why.get(s.gave_up, 'table.gave_up'))})" if s.gave_up else "")
                 for s in standings(self.state)]
 
     def watching(self) -> bool:
@@ -379,6 +381,21 @@ class TableScene(GameScene):
                 draw_text(surface, self.t("table.watchers", n=watchers),
                           L.rect((clock_x - 200, 70, 390, 24)), L.font_px(15),
                           theme.TEXT_ON_FELT_SOFT, align="right")
+            away = self.away_banner()
+            if away:
+                right = clock_x - 210 if watchers else cx + self.half
+                draw_text(surface, away, L.rect((left, 66, right - left, 28)), L.font_px(18),
+                          theme.BAD, bold=True)
+
+    def away_banner(self) -> str | None:
+        """Who is disconnected while still playing (their turns run on a short clock)."""
+        names = [self.state.setup.seats[i].name for i, s in enumerate(self.seat_status())
+                 if s == "disconnected" and i != self.conn.seat]
+        if not names:
+            return None
+        if len(names) == 1:
+            return self.t("table.player_disconnected", name=names[0])
+        return self.t("table.players_disconnected", names=", ".join(names))
 
     def draw_footer(self, surface):
         L = self.layout
@@ -532,6 +549,7 @@ class RankedGameScene(TableScene):
 
     give_up_key = "game.give_up"
     give_up_question = "game.give_up_confirm"
+    no_hints_key = None     # a run declared without hints offers no advisor at all
 
     def __init__(self, app, conn, host: str, port: int):
         self.host, self.port = host, port
@@ -539,6 +557,12 @@ class RankedGameScene(TableScene):
 
     def seat_labels(self):
         return [s.name for s in self.state.setup.seats]
+
+    def hints_allowed(self) -> bool:
+        """Only a run whose header (the relay's, signed) says hints were declared: a run
+        on the no-hints board never shows the advisor, whatever the setting."""
+        header = self.conn.client.header if self.conn.client else None
+        return ((header or {}).get("settings") or {}).get("hints") is True
 
     def finish(self, msg) -> None:
         if self.done:

@@ -57,6 +57,28 @@ class Queries(Connection):
         best: int | None = self._query(sql, params)[0][0]
         return best
 
+    def board_games(self, ruleset: str, modes: tuple[str, ...],
+                    category: str) -> list[GameRecord]:
+        """Every sound game of a board, finished or not, best first (the Server board
+        sorts its games by who signed them, so it reads them all)."""
+        marks = ", ".join("?" * len(modes))
+        rows = self._query(
+            f"SELECT {GAME_COLS} FROM games WHERE damaged IS NULL AND ruleset = ? AND "
+            f"category = ? AND mode IN ({marks}) "
+            f"ORDER BY score DESC, duration_ms IS NULL, duration_ms ASC, id ASC",
+            (ruleset, category, *modes))
+        return [game_record(r, self.directory) for r in rows]
+
+    def signed_by(self, game_id: int) -> tuple[bytes | None, bool | None]:
+        """The relay key that signed a stored game (None: not signed) and a ranked run's
+        hints declaration, read from its log's header (verified when it was stored)."""
+        from .summary import signer_and_hints
+        try:
+            from bonanza.core.log import parse_log
+            return signer_and_hints(parse_log(self.game_log(game_id)).header)
+        except Exception:       # a log that no longer reads vouches for nothing
+            return None, None
+
     def history(self, limit: int = 50, mode: str | None = None) -> list[GameRecord]:
         """Every recorded game, given-up ones too (``status`` says which), newest first."""
         where, params = ("WHERE mode = ?", (mode,)) if mode else ("", ())

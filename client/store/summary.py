@@ -75,6 +75,15 @@ def classify(header: Mapping[str, Any], moves: Iterable[Mapping[str, Any]],
             "seed_text": seed_text if isinstance(seed_text, str) else None}
 
 
+def signer_and_hints(header: Mapping[str, Any]) -> tuple[bytes | None, bool | None]:
+    """The relay key that signed a log (None: not a relay's) and, for a ranked run, the
+    hints it was declared with (the relay wrote it in the header; None otherwise)."""
+    key = _dict(header.get("signing")).get("relay")
+    hints = _dict(header.get("settings")).get("hints") if header.get("mode") == "ranked" else None
+    return (key if isinstance(key, bytes) else None,
+            hints if isinstance(hints, bool) else None)
+
+
 def summarize(verdict: Verdict, profile_name: str | None = None,
               seat_key: bytes | None = None) -> dict[str, Any]:
     """The store's columns for a verified game (``verdict.ok`` must be true)."""

@@ -95,6 +95,15 @@ def solo_give_up() -> bytes:
     return match.log.to_bytes()
 
 
+def solo_yatzy() -> bytes:
+    """A seeded solo game of Scandinavian Yatzy: the 15-box sheet, a 50 upper bonus."""
+    from bonanza.client.solo import new_solo_match
+    match = new_solo_match("Dag", "yatzy", seed_text="golden yatzy", meta={"client": "bonanza"})
+    _play_solo(match, "casual")
+    match.finish({"duration_ms": 254_800})
+    return match.log.to_bytes()
+
+
 def table_simulated() -> bytes:
     """What ``bonanza simulate --players 2 --policy optimal,casual`` writes: bots only,
     nothing signed."""
@@ -275,6 +284,7 @@ LOCAL_GAMES: dict[str, Callable[[], bytes]] = {
     "solo-give-up": solo_give_up,
     "table-simulated": table_simulated,
     "daily-offline": daily_offline,
+    "solo-yatzy": solo_yatzy,
 }
 VALID = (*LOCAL_GAMES, *RELAY_GAMES)
 
