@@ -296,7 +296,7 @@ class App:
                     pass
             self.screen = pygame.display.get_surface() or self.screen
             self.layout.resize(self.screen.get_size())
-            self.profile.settings["window_size"] = list(self.screen.get_size())   # what Settings shows
+            self.profile.settings["window_size"] = list(self.screen.get_size())   # the next start opens so
             self.dirty = True
             return
         if et == pygame.WINDOWMINIMIZED:

@@ -154,7 +154,9 @@ class TableScene(GameScene):
         if self.dialog != "you_left":
             return []
         from bonanza.core.game import standings
+        why = {"left": "table.left", "away": "table.away"}
         return [self.t("table.standing_line", place=s.place, name=s.name, total=s.total)
+                + (f" ({self.t(why.get(s.gave_up, 'table.gave_up'))})" if s.gave_up else "")
                 for s in standings(self.state)]
 
     def watching(self) -> bool:
@@ -379,6 +381,21 @@ class TableScene(GameScene):
                 draw_text(surface, self.t("table.watchers", n=watchers),
                           L.rect((clock_x - 200, 70, 390, 24)), L.font_px(15),
                           theme.TEXT_ON_FELT_SOFT, align="right")
+            away = self.away_banner()
+            if away:
+                right = clock_x - 210 if watchers else cx + self.half
+                draw_text(surface, away, L.rect((left, 66, right - left, 28)), L.font_px(18),
+                          theme.BAD, bold=True)
+
+    def away_banner(self) -> str | None:
+        """Who is disconnected while still playing (their turns run on a short clock)."""
+        names = [self.state.setup.seats[i].name for i, s in enumerate(self.seat_status())
+                 if s == "disconnected" and i != self.conn.seat]
+        if not names:
+            return None
+        if len(names) == 1:
+            return self.t("table.player_disconnected", name=names[0])
+        return self.t("table.players_disconnected", names=", ".join(names))
 
     def draw_footer(self, surface):
         L = self.layout
