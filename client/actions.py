@@ -1,8 +1,9 @@
-"""The ONE place where keys and clicks become named actions.
+"""The ONE place where keys, clicks and game-controller buttons become named actions.
 
 Scenes never see pygame events: ``actions_for(event, scene, layout)`` turns an
 event into ``Action``s (keys through ``KEYMAP``, clicks through the scene's
-clickable ``targets()``), and the app dispatches an action only when the scene
+clickable ``targets()``, controller buttons through ``BUTTONMAP`` and the left stick
+through ``Sticks``), and the app dispatches an action only when the scene
 says it is enabled (``scene.enabled(action)``), Textual-style.
 """
 from __future__ import annotations
@@ -67,6 +68,46 @@ CARET = "caret"                # arg: -1 / +1 / "home" / "end" (text fields only
 DELETE = "delete"              # the character after the caret (text fields only)
 
 
+# SDL's game-controller layout names buttons by position (A is the bottom face button on
+# every pad), so one map serves Xbox, PlayStation, Switch and Steam Deck pads alike.
+BUTTONMAP: dict[int, Action] = {
+    pygame.CONTROLLER_BUTTON_DPAD_UP: Action(UP), pygame.CONTROLLER_BUTTON_DPAD_DOWN: Action(DOWN),
+    pygame.CONTROLLER_BUTTON_DPAD_LEFT: Action(LEFT), pygame.CONTROLLER_BUTTON_DPAD_RIGHT: Action(RIGHT),
+    pygame.CONTROLLER_BUTTON_A: Action(CONFIRM), pygame.CONTROLLER_BUTTON_START: Action(CONFIRM),
+    pygame.CONTROLLER_BUTTON_B: Action(CANCEL), pygame.CONTROLLER_BUTTON_BACK: Action(CANCEL),
+    pygame.CONTROLLER_BUTTON_X: Action(ROLL),
+    pygame.CONTROLLER_BUTTON_Y: Action(TOGGLE_HINTS),
+    pygame.CONTROLLER_BUTTON_LEFTSHOULDER: Action(PREV),
+    pygame.CONTROLLER_BUTTON_RIGHTSHOULDER: Action(NEXT),
+}
+STICK_ON, STICK_OFF = 20000, 12000      # of 32767: a push past ON acts once, back under OFF re-arms
+
+
+class Sticks:
+    """The left stick as a D-pad: one action per push (hysteresis, so a stick resting
+    near the threshold does not chatter), per controller and axis."""
+
+    def __init__(self) -> None:
+        self._pushed: dict[tuple[int, int], int] = {}
+
+    def action(self, instance_id: int, axis: int, value: int) -> Action | None:
+        if axis not in (pygame.CONTROLLER_AXIS_LEFTX, pygame.CONTROLLER_AXIS_LEFTY):
+            return None
+        key = (instance_id, axis)
+        was = self._pushed.get(key, 0)
+        now = -1 if value <= -STICK_ON else 1 if value >= STICK_ON else was if abs(value) > STICK_OFF else 0
+        self._pushed[key] = now
+        if now == 0 or now == was:
+            return None
+        if axis == pygame.CONTROLLER_AXIS_LEFTX:
+            return Action(LEFT if now < 0 else RIGHT)
+        return Action(UP if now < 0 else DOWN)
+
+
+STICKS = Sticks()       # the sticks' positions are the hardware's, one set per process
+CONTROLLER_EVENTS = (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERAXISMOTION)
+
+
 def key_action(key: int, mod: int = 0, text_mode: bool = False) -> Action | None:
     if text_mode:
         if key == pygame.K_BACKSPACE:
@@ -104,4 +145,12 @@ def actions_for(event, scene, layout) -> list[Action]:
         return [Action(SCROLL, -3 * event.y)] if event.y else []
     if et == pygame.DROPFILE:
         return [Action(DROP_FILE, event.file)]
+    if et == pygame.CONTROLLERBUTTONDOWN:
+        a = BUTTONMAP.get(event.button)
+        if a is not None and text_mode and a.name in (ROLL, TOGGLE_HINTS, LEFT, RIGHT):
+            return []       # a text field has the focus: these would be typing keys
+        return [a] if a else []
+    if et == pygame.CONTROLLERAXISMOTION:
+        a = STICKS.action(getattr(event, "instance_id", 0), event.axis, event.value)
+        return [a] if a else []
     return []

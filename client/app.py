@@ -76,6 +76,8 @@ class App:
         self.scenes: list = []
         self._owned: list[list] = []    # [resource, owning scene]: closed on the owner's exit
         self.closed = False
+        self.controllers: dict[int, Any] = {}    # open game controllers by instance id
+        self.input_kind = "keyboard"              # or "controller": the last input used
         pygame.key.set_repeat(350, 40)
         for text in self.profile.notice_texts(lang.t):
             self.toast.show(text, "error", 6.0, queue=True)
@@ -200,6 +202,34 @@ class App:
         """Stop the loop; ``run`` then closes every scene (``close``)."""
         self.running = False
 
+    def request_quit(self) -> None:
+        """The close button, Quit or Ctrl-C: during a game this window hosts, ask first
+        (the game can go on without the window); asked again while the question is open,
+        the answer is yes."""
+        scene = self.scene
+        if scene is not None and scene.asks_before_quit():
+            if not scene.asking_quit():
+                scene.ask_quit()
+                self.dirty = True
+                return
+            scene.leave_running()
+        self.quit()
+
+    def _on_ctrl_c(self, *_) -> None:
+        """Ctrl-C: asks like the close button during a hosted game, else stops as ever."""
+        scene = self.scene
+        if scene is None or not scene.asks_before_quit():
+            raise KeyboardInterrupt
+        self.request_quit()
+
+    def quit_now(self) -> None:
+        """SIGTERM (a logout, a shutdown): nobody to ask; a hosted game goes on without
+        the window, as it would after a crash."""
+        scene = self.scene
+        if scene is not None and scene.asks_before_quit():
+            scene.leave_running()
+        self.quit()
+
     def close(self) -> None:
         """Every scene exits, top first, and what they own is closed.  Idempotent."""
         if self.closed:
@@ -285,7 +315,7 @@ class App:
     def process_event(self, event) -> None:
         et = event.type
         if et == pygame.QUIT:
-            self.quit()
+            self.request_quit()
             return
         if et == pygame.VIDEORESIZE and not self.fullscreen:
             w = max(theme.MIN_WINDOW[0], event.w)
@@ -298,7 +328,7 @@ class App:
                     pass
             self.screen = pygame.display.get_surface() or self.screen
             self.layout.resize(self.screen.get_size())
-            self.profile.settings["window_size"] = list(self.screen.get_size())   # what Settings shows
+            self.profile.settings["window_size"] = list(self.screen.get_size())   # the next start opens so
             self.dirty = True
             return
         if et == pygame.WINDOWMINIMIZED:
@@ -321,16 +351,49 @@ class App:
             return
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.mouse = event.pos
-        if et == pygame.KEYDOWN:
-            self.last_input = "keys"
-        elif et == pygame.MOUSEBUTTONDOWN:
-            self.last_input = "mouse"
-        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and self.scene is not None:
+        if et in (pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED):
+            self._plug(event)
+            return
+        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN):
+            kind = "controller" if et == pygame.CONTROLLERBUTTONDOWN else "keyboard"
+            if kind != self.input_kind:
+                self.input_kind = kind      # the key hints show this input's buttons
+                self.dirty = True
+            # what a run's log says its moves were asked with
+            self.last_input = {pygame.KEYDOWN: "keys", pygame.MOUSEBUTTONDOWN: "mouse"}.get(et, "controller")
+        if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN) and self.scene is not None:
             self.scene.skip_animation()     # any key or click ends a celebration at once
         for action in A.actions_for(event, self.scene, self.layout):
             self.dispatch(action)
             if not self.running:
                 return
+
+    def start_controllers(self) -> None:
+        """Listen for game controllers: SDL then announces each connected one, and each one
+        plugged in later, as CONTROLLERDEVICEADDED (after the first frame: it costs ~20 ms)."""
+        from pygame._sdl2 import controller
+        try:
+            controller.init()
+        except pygame.error:
+            pass
+
+    def _plug(self, event) -> None:
+        """Open a game controller when it is plugged in (SDL sends its buttons only once it
+        is open) and close it when it goes; any number at once, all mapped alike, so in
+        pass-and-play each player may hold their own."""
+        from pygame._sdl2 import controller
+        try:
+            if not controller.get_init():
+                controller.init()
+            if event.type == pygame.CONTROLLERDEVICEADDED:
+                pad = controller.Controller(event.device_index)
+                self.controllers[pad.as_joystick().get_instance_id()] = pad
+            else:
+                pad = self.controllers.pop(getattr(event, "instance_id", -1), None)
+                if pad is not None:
+                    pad.quit()
+        except (pygame.error, IndexError):
+            pass        # a pad gone before it could be opened: nothing to hold on to
 
     def _hovered(self, pos):
         try:
@@ -379,7 +442,8 @@ class App:
     def run(self) -> int:
         """The real loop.  However it ends (close button, Quit, Ctrl-C, SIGTERM, an error),
         every scene exits and what they own is closed before it returns."""
-        previous = _on_sigterm(lambda *_: self.quit())
+        previous = _on_sigterm(lambda *_: self.quit_now())
+        previous_int = _on_signal(signal.SIGINT, self._on_ctrl_c)
         try:
             self._loop()
         except KeyboardInterrupt:
@@ -387,6 +451,7 @@ class App:
         finally:
             self.close()
             _on_sigterm(previous)
+            _on_signal(signal.SIGINT, previous_int)
             fonts.forget()
             pygame.quit()
         return 0
@@ -424,6 +489,7 @@ class App:
                 # starts, sound is ready and a first-run table build is under way or done.
                 warmed = True
                 self._make_sound()
+                self.start_controllers()
                 self.advisor_loader("bonanza")
 
 
@@ -455,7 +521,14 @@ def _close(resource) -> None:
 
 def _on_sigterm(handler):
     """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
+    return _on_signal(getattr(signal, "SIGTERM", None), handler)
+
+
+def _on_signal(sig, handler):
+    """Install ``handler`` for ``sig`` (main thread only); returns the previous one."""
+    if sig is None or handler is None:
+        return None
     try:
-        return signal.signal(signal.SIGTERM, handler)
-    except (ValueError, OSError, TypeError):   # not the main thread, or no SIGTERM here
+        return signal.signal(sig, handler)
+    except (ValueError, OSError, TypeError):   # not the main thread, or no such signal here
         return None

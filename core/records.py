@@ -62,7 +62,7 @@ class RollMove(TypedDict):
 class WriteMove(TypedDict):
     type: Literal["write"]
     seat: int
-    box: str              # one of ``core.rules.BOXES``
+    box: str              # one of its ruleset's boxes (``core.rules.Ruleset.boxes``)
     auto: bool
 
 

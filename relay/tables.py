@@ -34,6 +34,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 BOT_NAMES = ("Ada", "Bram", "Chloé", "Duarte", "Elif", "Femke")
 AWAY_LIMIT = 3                 # automatic turns while disconnected before the seat gives up
+AWAY_SECONDS = 10              # a disconnected seat's turn once the clock played for it once
 FINISHED_KEEP = 600.0          # seconds a finished table stays for late resumes
 CLOCK_EPS = 1e-3               # seconds: timers may fire this early
 ANNOUNCE_EVERY = 5             # a "clock" message every 5 s of a human's turn,
@@ -357,10 +358,21 @@ class Table:
             return True
         slot = self.slots[active]
         if slot.kind == "human" and self.turn_seconds:
-            deadline = self.deadline = self.services.clock.now() + self.turn_seconds
+            deadline = self.deadline = self.services.clock.now() + self.seconds_for(slot)
             self.announce_at = self._next_announce(deadline)
             self._arm(deadline if self.announce_at is None else self.announce_at)
         return True
+
+    def seconds_for(self, slot: Slot) -> float:
+        """A turn's length: the table's, or AWAY_SECONDS for a seat still disconnected
+        after the clock played a turn for it, while someone connected waits (an away seat
+        must not hold the others; a player alone holds nobody)."""
+        full = self.turn_seconds or 0
+        waiting = any(s is not slot and s.kind == "human" and s.conn is not None
+                      for s in self.slots)
+        if slot.conn is None and slot.autos >= 1 and waiting:
+            return min(full, AWAY_SECONDS)
+        return full
 
     def _after(self) -> None:
         """Start the bot's turn when a bot is to play."""

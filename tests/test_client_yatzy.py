@@ -101,3 +101,59 @@ def test_the_15_box_sheet_fits_four_seats_at_960x540_in_six_languages(app, artif
             assert lang.t(f"box.{b}") in texts, (code, b)
         app.screenshot(artifacts / f"client_yatzy_sheet_{code}.png")
     assert not problems, problems[:20]
+
+
+def test_host_setup_offers_yatzy_and_asks_the_relay_for_it(app, artifacts, monkeypatch):
+    import threading
+
+    import bonanza.client.hosting
+    import bonanza.client.relay_client
+    from bonanza.client.scenes import lobby
+
+    class FakeRelay:
+        def __init__(self):
+            self.port, self.ready = 7468, threading.Event()
+            self.ready.set()
+
+        @classmethod
+        def on_default_port(cls):
+            return cls()
+
+        def stop(self):
+            pass
+
+    class FakeConn:
+        table, seat, status = None, None, "connecting"
+
+        def __init__(self, host, port, signer=None):
+            pass
+
+        def poll(self):
+            return []
+
+        def close(self, timeout=None):
+            pass
+
+    monkeypatch.setattr(bonanza.client.hosting, "HostedRelay", FakeRelay)
+    monkeypatch.setattr(bonanza.client.relay_client, "RelayConnection", FakeConn)
+    app.profile.name = "Ana"
+    app.apply_window(theme.MIN_WINDOW)
+    problems = []
+    for code in LANGS:
+        app.set_language(code)
+        app.to_title()
+        scene = lobby.HostSetupScene(app)
+        app.push(scene)
+        while scene.ruleset != "yatzy":
+            scene.change("ruleset", 1)
+        assert scene.value_text("ruleset") == lang.t("lobby.ruleset.yatzy")
+        widgets.FIT_REPORT.clear()
+        app.step(1 / 60)
+        app.draw()
+        problems += [(code, t, px, w, mw) for t, px, w, mw in widgets.FIT_REPORT
+                     if w > mw + 1 or px < theme.MIN_READABLE_PX]
+        app.screenshot(artifacts / f"client_host_setup_yatzy_{code}.png")
+    assert not problems, problems[:20]
+    scene.go()
+    assert app.scene.request["type"] == "create_table" and app.scene.request["ruleset"] == "yatzy"
+    assert "daily" not in app.scene.request

@@ -58,6 +58,7 @@ class GameScene(Scene):
         super().__init__(app)
         self.ruleset = ruleset
         self.ncols = ncols
+        self.die_cursor: int | None = None     # a controller's cursor over the dice (A holds it)
         if ncols <= 1:
             self.sheet_view = SheetView((24, 16, 440, 688), 290, ruleset)
             self.cx: float = 870
@@ -95,7 +96,9 @@ class GameScene(Scene):
         self.button("hints", (self.cx - 250, 612, 240, 46), self._hints_label, style="secondary", size=19)
         self.button("give_up", (self.cx + 10, 612, 240, 46), lambda: self.t(self.give_up_key),
                     style="secondary", size=19)
-        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]), size=22)
+        # Yes and No look alike: the focus ring alone says which one Enter presses
+        self.button("dialog_yes", (440, 380, 190, 54), lambda: self.t(self.dialog_labels()[0]),
+                    style="secondary", size=22)
         self.button("dialog_no", (650, 380, 190, 54), lambda: self.t(self.dialog_labels()[1]),
                     style="secondary", size=22)
 
@@ -295,6 +298,19 @@ class GameScene(Scene):
                 self.dialog = None
             elif n == A.PRESS:
                 self.on_press(action.arg)
+            return
+        if n in (A.LEFT, A.RIGHT) and self.app.input_kind == "controller" and self.my_turn() \
+                and st.dice is not None:
+            # a controller has no 1-5 keys: left/right move a cursor over the dice, A holds
+            step = -1 if n == A.LEFT else 1
+            self.die_cursor = (0 if step > 0 else 4) if self.die_cursor is None else (self.die_cursor + step) % 5
+            return
+        if n in (A.UP, A.DOWN, A.PREV, A.NEXT, A.ROLL, A.BOX):
+            self.die_cursor = None
+        if n == A.CONFIRM and self.die_cursor is not None:
+            toggle = Action(A.TOGGLE_DIE, self.die_cursor)
+            if self.enabled(toggle):
+                self.handle(toggle)
             return
         if n == A.ROLL:
             hold = self.roll_hold()
@@ -521,6 +537,9 @@ class GameScene(Scene):
         held = self.shown_held()
         hint = self.hint_mask() if mine else None
         self.dice_view.draw(surface, L, self.app.now, st.dice, held, hint)
+        if self.die_cursor is not None and mine:
+            r = L.rect(self.dice_view.die_rect(self.die_cursor)).inflate(L.px(16), L.px(16))
+            pygame.draw.rect(surface, theme.FOCUS_RING, r, max(2, L.px(4)), border_radius=L.px(12))
         caption = self.joker_hint() or (
             self.t("game.advisor.roll_all_caption") if mine and self.roll_all_hint() else None)
         if caption:
@@ -616,7 +635,7 @@ class GameScene(Scene):
 
     def draw_footer(self, surface) -> None:
         L = self.layout
-        text = self.t("game.controls")
+        text = self.t("game.controls_pad" if self.app.input_kind == "controller" else "game.controls")
         rect = L.rect((self.cx - self.half_wide, 562, 2 * self.half_wide, 30))
         px = L.font_px(16)
         parts = text.split(" · ")

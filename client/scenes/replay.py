@@ -30,8 +30,10 @@ class ReplayScene(Scene):
         self.dice_view = DiceView((self.cx, 250), die=80, gap=14)
         cx = self.cx
         self.button("first", (cx - 312, 420, 152, 50), lambda: self.t("verify.first"), style="secondary", size=18)
-        self.button("prev", (cx - 154, 420, 152, 50), lambda: self.t("verify.step_back"), size=18)
-        self.button("next", (cx + 2, 420, 152, 50), lambda: self.t("verify.step_forward"), size=18)
+        self.button("prev", (cx - 154, 420, 152, 50), lambda: self.t("verify.step_back"), style="secondary",
+                    size=18)
+        self.button("next", (cx + 2, 420, 152, 50), lambda: self.t("verify.step_forward"), style="secondary",
+                    size=18)
         self.button("last", (cx + 160, 420, 152, 50), lambda: self.t("verify.last"), style="secondary", size=18)
         self.button("analysis", (cx - 250, 620, 240, 50), lambda: self.t("analysis.open"), style="secondary")
         self.button("back", (cx + 10, 620, 240, 50), lambda: self.t("common.back"), style="secondary")

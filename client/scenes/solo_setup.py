@@ -21,11 +21,11 @@ class SoloSetupScene(Scene):
         # a run the relay deals, times and signs: the only kind a shared board can trust
         self.button("ranked", (440, 548, 400, 48), lambda: self.t("ranked.open"), style="secondary",
                     size=20)
-        # typing goes straight into the seed (the screen says "type a seed"); Enter starts
-        # either way, with the typed seed or none
         self.ruleset = DEFAULT_RULESET
         self.button("ruleset", (440, 176, 400, 46), lambda: self.t(f"game.ruleset.{self.ruleset}"),
                     style="secondary", size=20)
+        # typing goes straight into the seed (the screen says "type a seed"); Enter starts
+        # either way, with the typed seed or none
         self.focus_id = "seed"
         self.best = app.profile.best(self.ruleset, "solo")   # read on change: draw runs every frame
 

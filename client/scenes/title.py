@@ -28,8 +28,8 @@ class TitleScene(Scene):
         super().__init__(app)
         y, step = 194, 51
         for i, (id, key) in enumerate(MENU):
-            style = "primary" if i == 0 else "secondary"
-            self.button(id, (450, y + i * step, 380, 43), lambda k=key: self.t(k), style=style, size=22)
+            # one look for the whole menu: a yellow Solo read as selected beside the real focus ring
+            self.button(id, (450, y + i * step, 380, 43), lambda k=key: self.t(k), style="secondary", size=22)
         self.focus_id = "solo"
         self.t_anim = 0.0
         self.rejoin = None
