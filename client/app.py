@@ -198,6 +198,34 @@ class App:
         """Stop the loop; ``run`` then closes every scene (``close``)."""
         self.running = False
 
+    def request_quit(self) -> None:
+        """The close button, Quit or Ctrl-C: during a game this window hosts, ask first
+        (the game can go on without the window); asked again while the question is open,
+        the answer is yes."""
+        scene = self.scene
+        if scene is not None and scene.asks_before_quit():
+            if not scene.asking_quit():
+                scene.ask_quit()
+                self.dirty = True
+                return
+            scene.leave_running()
+        self.quit()
+
+    def _on_ctrl_c(self, *_) -> None:
+        """Ctrl-C: asks like the close button during a hosted game, else stops as ever."""
+        scene = self.scene
+        if scene is None or not scene.asks_before_quit():
+            raise KeyboardInterrupt
+        self.request_quit()
+
+    def quit_now(self) -> None:
+        """SIGTERM (a logout, a shutdown): nobody to ask; a hosted game goes on without
+        the window, as it would after a crash."""
+        scene = self.scene
+        if scene is not None and scene.asks_before_quit():
+            scene.leave_running()
+        self.quit()
+
     def close(self) -> None:
         """Every scene exits, top first, and what they own is closed.  Idempotent."""
         if self.closed:
@@ -283,7 +311,7 @@ class App:
     def process_event(self, event) -> None:
         et = event.type
         if et == pygame.QUIT:
-            self.quit()
+            self.request_quit()
             return
         if et == pygame.VIDEORESIZE and not self.fullscreen:
             w = max(theme.MIN_WINDOW[0], event.w)
@@ -408,7 +436,8 @@ class App:
     def run(self) -> int:
         """The real loop.  However it ends (close button, Quit, Ctrl-C, SIGTERM, an error),
         every scene exits and what they own is closed before it returns."""
-        previous = _on_sigterm(lambda *_: self.quit())
+        previous = _on_sigterm(lambda *_: self.quit_now())
+        previous_int = _on_signal(signal.SIGINT, self._on_ctrl_c)
         try:
             self._loop()
         except KeyboardInterrupt:
@@ -416,6 +445,7 @@ class App:
         finally:
             self.close()
             _on_sigterm(previous)
+            _on_signal(signal.SIGINT, previous_int)
             fonts.forget()
             pygame.quit()
         return 0
@@ -485,7 +515,14 @@ def _close(resource) -> None:
 
 def _on_sigterm(handler):
     """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
+    return _on_signal(getattr(signal, "SIGTERM", None), handler)
+
+
+def _on_signal(sig, handler):
+    """Install ``handler`` for ``sig`` (main thread only); returns the previous one."""
+    if sig is None or handler is None:
+        return None
     try:
-        return signal.signal(signal.SIGTERM, handler)
-    except (ValueError, OSError, TypeError):   # not the main thread, or no SIGTERM here
+        return signal.signal(sig, handler)
+    except (ValueError, OSError, TypeError):   # not the main thread, or no such signal here
         return None

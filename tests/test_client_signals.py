@@ -273,3 +273,26 @@ def test_the_results_of_a_given_up_game_say_so_and_show_no_time(app, artifacts):
     assert lang.t("results.given_up") in texts
     timer = lang.t("game.timer", time="")
     assert not any(t.startswith(timer.strip()) for t in texts), texts
+
+
+def test_the_results_sum_is_not_squeezed(app):
+    """"65/63" on the results' sheet is drawn at the size of the points beside it."""
+    from bonanza.core.game import Seat
+    from bonanza.core.match import Match
+    m = Match.create("bonanza", [Seat("P")], b"squeeze".ljust(32, b"."), mode="solo")
+    while not m.state.over:
+        m.roll([False] * 5)
+        st = m.state
+        free = st.sheets[0].free_boxes()
+        m.write(max(free, key=lambda b: (b in ("ones", "twos", "threes", "fours", "fives", "sixes"), -free.index(b))))
+    app.switch("results_of_match", m, 12.0, "solo", None)
+    app.step()
+    widgets.FIT_REPORT.clear()
+    app.draw()
+    sheet = m.state.sheets[0]
+    rs = m.state.ruleset
+    text = f"{sheet.upper_sum}/{rs.upper_threshold}"
+    sizes = {t: px for t, px, *_ in widgets.FIT_REPORT}
+    assert text in sizes
+    points = [px for t, px, *_ in widgets.FIT_REPORT if t.isdigit() and len(t) <= 2 and px < 40]
+    assert points and sizes[text] >= max(points)

@@ -172,7 +172,7 @@ def test_clock_auto_moves_away_and_last_seat_wins():
             await settle()
             assert relay.tables[code].slots[away.seat].conn is None
             autos = 0
-            while a.end is None and mover.end is None:
+            while not mover.state.over:
                 if mover.state.active == mover.seat:
                     await mover.wait_until(lambda: mover.seq == relay.tables[code].match.state.seq)
                     await play_turn_step(mover)
@@ -181,6 +181,7 @@ def test_clock_auto_moves_away_and_last_seat_wins():
                     clock.advance(45)
                     autos += 1
                     await mover.wait_until(lambda: mover.state.active == mover.seat or mover.end is not None)
+            await mover.wait_until(lambda: mover.end is not None)   # once the journal has it
             assert autos == 3
             moves = [r["move"] for r in mover.records]
             assert moves[-1] == {"type": "give_up", "seat": away.seat, "why": "away"}

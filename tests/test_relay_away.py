@@ -33,7 +33,7 @@ def test_a_disconnected_seat_gets_a_short_clock_after_its_first_automatic_turn()
             assert relay.tables[code].slots[b.seat].conn is None
             await a.wait_until(lambda: any(not p["connected"] for p in a.table["players"]))
             waits = []
-            while a.end is None:
+            while not a.state.over:
                 if a.state.active == a.seat:
                     await play_turn_step(a)
                     await play_turn_step(a)
@@ -47,6 +47,7 @@ def test_a_disconnected_seat_gets_a_short_clock_after_its_first_automatic_turn()
                 assert a.state.active == b.seat
                 clock.advance(0.5)
                 await a.wait_until(lambda: a.state.active == a.seat or a.end is not None)
+            await a.wait_until(lambda: a.end is not None)       # once the journal has it
             # the full turn once, then short ones until the seat is out
             assert waits == [60, AWAY_SECONDS, AWAY_SECONDS], waits
             assert a.records[-1]["move"] == {"type": "give_up", "seat": b.seat, "why": "away"}

@@ -180,8 +180,10 @@ class ResultsScene(Scene):
                     pygame.draw.line(surface, theme.PAPER_LINE, L.point(x, y), L.point(x + 255, y), 1)
                 if summed:      # the sums on a shaded band, as on the game's sheet
                     pygame.draw.rect(surface, theme.PAPER_SHADE, L.rect((x, y + 1, 255, row_h - 1)))
-                draw_text(surface, label, L.rect((x + 4, y, 200, row_h)), L.font_px(18), theme.INK)
-                cell = L.rect((x + 206, y + 3, 48, row_h - 6))
+                # a sum ("65/63") gets a wider cell than a box's points, at the same size
+                split = 176 if summed else 206
+                draw_text(surface, label, L.rect((x + 4, y, split - 6, row_h)), L.font_px(18), theme.INK)
+                cell = L.rect((x + split, y + 3, 254 - split, row_h - 6))
                 if value == 0:
                     draw_scratch(surface, cell, L)
                 elif value is not None:
