@@ -266,15 +266,17 @@ def check_log(log: GameLog) -> None:
     n = len(log.header["seats"])
     if len(log) > MAX_MOVES:
         raise FormatError(f"the game has {len(log)} moves, more than any game can have")
-    ranked = log.header["mode"] == "ranked"
+    mode = log.header["mode"]
+    records = log.records
+    # a ranked run's records all carry the relay's time; a local solo or daily run's all
+    # carry the player's machine's (older local logs none); a table's none.  Never going back.
+    stamped = mode == "ranked" or (mode in ("solo", "daily") and bool(records) and "at" in records[0])
     last_at = 0
-    for rec in log.records:
+    for rec in records:
         check_move_record(rec, n)
-        # a ranked run's records all carry the relay's time, never going back; no other
-        # game's do
-        _field(f"move {rec['seq']}", "at", ("at" in rec) == ranked,
-               "present in a ranked run only")
-        if ranked:
+        _field(f"move {rec['seq']}", "at", ("at" in rec) == stamped,
+               "on every move of a ranked run or of a stamped local run, on none otherwise")
+        if stamped:
             _field(f"move {rec['seq']}", "at", rec["at"] >= last_at, "never earlier than before")
             last_at = rec["at"]
     if log.end is not None:
