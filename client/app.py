@@ -58,7 +58,11 @@ class App:
         self.layout = Layout(self.screen.get_size())
         self.clock = clock
         self.toast = Toast()
-        self.now = 0.0
+        self.now = 0.0                  # frame time, summed (animations): never a run's time
+        # a run's clock (core.runclock): the machine's monotonic clock, read, never summed,
+        # so a frozen window or a stopped process counts (tests may put their own here)
+        self.wall = time.monotonic
+        self.last_input = "keys"        # what the player last used: "keys" or "mouse"
         self.mouse = (-1, -1)
         self.running = True
         self.minimized = False          # nothing is drawn while the window is minimised
@@ -355,6 +359,8 @@ class App:
             if kind != self.input_kind:
                 self.input_kind = kind      # the key hints show this input's buttons
                 self.dirty = True
+            # what a run's log says its moves were asked with
+            self.last_input = {pygame.KEYDOWN: "keys", pygame.MOUSEBUTTONDOWN: "mouse"}.get(et, "controller")
         if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN) and self.scene is not None:
             self.scene.skip_animation()     # any key or click ends a celebration at once
         for action in A.actions_for(event, self.scene, self.layout):
