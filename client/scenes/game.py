@@ -33,12 +33,14 @@ class SoloGameScene(GameScene):
         animation = app.profile.settings["animation"]
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
-                                   meta={"client": "bonanza", "animation": animation})
+                                   meta={"client": "bonanza", "animation": animation,
+                                         "hints": bool(app.profile.settings["show_hints"])})
         self.match = match
         self.clock = RunClock(app.wall)
         match.log.stamp = self.clock.stamp      # every record: ms since the first roll
         self.animations = {animation}           # settings used during the run (the pause opens them)
         self.inputs: set[str] = set()           # keys, mouse: how the moves were asked for
+        self.hints_seen = False                 # the advisor's verdict was on at some move
         self.mode = mode
         self.seed_text = seed_text
         super().__init__(app, match.setup.ruleset, 1)
@@ -86,6 +88,7 @@ class SoloGameScene(GameScene):
 
     def _moved(self) -> None:
         self.inputs.add(self.app.last_input)
+        self.hints_seen = self.hints_seen or self.hints_on()
         self.animations.add(self.app.profile.settings["animation"])
         if self.match.state.over and self.run_time is None:
             records = self.match.log.records_from(len(self.match.log) - 1)
@@ -165,8 +168,9 @@ class SoloGameScene(GameScene):
 
     def end_meta(self) -> dict:
         """What the end record says about how the run was played, beside its time: the
-        input used for its moves and, if it changed mid-run, every animation setting."""
-        meta: dict = {"input": "+".join(sorted(self.inputs)) or "keys"}
+        input used for its moves, whether hints were on at any move and, if it changed
+        mid-run, every animation setting."""
+        meta: dict = {"input": "+".join(sorted(self.inputs)) or "keys", "hints": self.hints_seen}
         if len(self.animations) > 1:
             meta["animation"] = "+".join(sorted(self.animations))
         return meta
