@@ -21,7 +21,7 @@ class SoloGameScene(GameScene):
     give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
-                 mode: str = "solo", ruleset: str = DEFAULT_RULESET):
+                 mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None):
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza"})
@@ -35,6 +35,11 @@ class SoloGameScene(GameScene):
         self.record = None
         self._paused_at: float | None = None     # app.now when the pause menu covered the game
         self._timer_drawn = ""
+        # a game the title's "Continue" brought back: its clock goes on from the saved time
+        # (the time away not counted), and the run is marked resumed (never a speedrun)
+        self.resumed = resumed_ms is not None
+        if resumed_ms is not None and match.log.records:
+            self.run_started = app.now - resumed_ms / 1000
 
     @property
     def state(self):
@@ -96,6 +101,7 @@ class SoloGameScene(GameScene):
         _, refusal = self.match.roll(hold)
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
+        self.save_progress()
 
     def send_write(self, box: str) -> None:
         _, refusal = self.match.write(box)
@@ -104,10 +110,24 @@ class SoloGameScene(GameScene):
         if self.match.state.over:
             start = self.app.now if self.run_started is None else self.run_started
             self.run_time = self.app.now - start
+        self.save_progress()
+
+    def save_progress(self) -> None:
+        """After every move the game is saved for the title's "Continue" (the log is the
+        save, ``client.saved_game``); a finished game is the records', not a save."""
+        from .. import saved_game
+        if self.mode != "solo":
+            return
+        if self.match.state.over:
+            saved_game.clear(self.app.profile)
+            return
+        saved_game.save(self.app.profile, "solo", self.match,
+                        {"run_ms": int(self.elapsed() * 1000), "resumed": self.resumed})
 
     def send_give_up(self) -> None:
         self.match.give_up(0)
         self.run_time = self.elapsed()
+        self.save_progress()
 
     def update(self, dt: float) -> None:
         super().update(dt)
@@ -117,6 +137,8 @@ class SoloGameScene(GameScene):
 
     def finish(self) -> None:
         ms = int(round(self.elapsed() * 1000))
+        if self.resumed:       # said in the log's end, inside the hash chain
+            self.match.finish({"duration_ms": ms, "resumed": True})
         # the run time goes into the log's end meta (inside the hash chain), then the store
         self.record = self.app.profile.finish_and_record(self.match, ms)
         self.app.switch("results_of_match", self.match, self.elapsed(), self.mode, self.seed_text,
