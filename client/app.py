@@ -58,7 +58,11 @@ class App:
         self.layout = Layout(self.screen.get_size())
         self.clock = clock
         self.toast = Toast()
-        self.now = 0.0
+        self.now = 0.0                  # frame time, summed (animations): never a run's time
+        # a run's clock (core.runclock): the machine's monotonic clock, read, never summed,
+        # so a frozen window or a stopped process counts (tests may put their own here)
+        self.wall = time.monotonic
+        self.last_input = "keys"        # what the player last used: "keys" or "mouse"
         self.mouse = (-1, -1)
         self.running = True
         self.minimized = False          # nothing is drawn while the window is minimised
@@ -198,6 +202,34 @@ class App:
         """Stop the loop; ``run`` then closes every scene (``close``)."""
         self.running = False
 
+    def request_quit(self) -> None:
+        """The close button, Quit or Ctrl-C: during a game this window hosts, ask first
+        (the game can go on without the window); asked again while the question is open,
+        the answer is yes."""
+        scene = self.scene
+        if scene is not None and scene.asks_before_quit():
+            if not scene.asking_quit():
+                scene.ask_quit()
+                self.dirty = True
+                return
+            scene.leave_running()
+        self.quit()
+
+    def _on_ctrl_c(self, *_) -> None:
+        """Ctrl-C: asks like the close button during a hosted game, else stops as ever."""
+        scene = self.scene
+        if scene is None or not scene.asks_before_quit():
+            raise KeyboardInterrupt
+        self.request_quit()
+
+    def quit_now(self) -> None:
+        """SIGTERM (a logout, a shutdown): nobody to ask; a hosted game goes on without
+        the window, as it would after a crash."""
+        scene = self.scene
+        if scene is not None and scene.asks_before_quit():
+            scene.leave_running()
+        self.quit()
+
     def close(self) -> None:
         """Every scene exits, top first, and what they own is closed.  Idempotent."""
         if self.closed:
@@ -283,7 +315,7 @@ class App:
     def process_event(self, event) -> None:
         et = event.type
         if et == pygame.QUIT:
-            self.quit()
+            self.request_quit()
             return
         if et == pygame.VIDEORESIZE and not self.fullscreen:
             w = max(theme.MIN_WINDOW[0], event.w)
@@ -327,6 +359,8 @@ class App:
             if kind != self.input_kind:
                 self.input_kind = kind      # the key hints show this input's buttons
                 self.dirty = True
+            # what a run's log says its moves were asked with
+            self.last_input = {pygame.KEYDOWN: "keys", pygame.MOUSEBUTTONDOWN: "mouse"}.get(et, "controller")
         if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN) and self.scene is not None:
             self.scene.skip_animation()     # any key or click ends a celebration at once
         for action in A.actions_for(event, self.scene, self.layout):
@@ -408,7 +442,8 @@ class App:
     def run(self) -> int:
         """The real loop.  However it ends (close button, Quit, Ctrl-C, SIGTERM, an error),
         every scene exits and what they own is closed before it returns."""
-        previous = _on_sigterm(lambda *_: self.quit())
+        previous = _on_sigterm(lambda *_: self.quit_now())
+        previous_int = _on_signal(signal.SIGINT, self._on_ctrl_c)
         try:
             self._loop()
         except KeyboardInterrupt:
@@ -416,6 +451,7 @@ class App:
         finally:
             self.close()
             _on_sigterm(previous)
+            _on_signal(signal.SIGINT, previous_int)
             fonts.forget()
             pygame.quit()
         return 0
@@ -485,7 +521,14 @@ def _close(resource) -> None:
 
 def _on_sigterm(handler):
     """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
+    return _on_signal(getattr(signal, "SIGTERM", None), handler)
+
+
+def _on_signal(sig, handler):
+    """Install ``handler`` for ``sig`` (main thread only); returns the previous one."""
+    if sig is None or handler is None:
+        return None
     try:
-        return signal.signal(signal.SIGTERM, handler)
-    except (ValueError, OSError, TypeError):   # not the main thread, or no SIGTERM here
+        return signal.signal(sig, handler)
+    except (ValueError, OSError, TypeError):   # not the main thread, or no such signal here
         return None

@@ -62,7 +62,8 @@ def status_key(store: Store, date_iso: str) -> str | None:
     return None if status(store, date_iso) == "available" else ALREADY_PLAYED_KEY
 
 
-def start_offline_daily(store: Store, name: str, date_iso: str) -> Match | str:
+def start_offline_daily(store: Store, name: str, date_iso: str,
+                        meta: dict | None = None) -> Match | str:
     """Begin the day's one attempt and return its Match, or a refusal code
     (``REFUSAL_KEYS`` gives the key to show): ``"daily_already_played"``, or
     ``"disk_full"`` / ``"not_saved"`` when the attempt could not be kept (then it is not
@@ -75,7 +76,7 @@ def start_offline_daily(store: Store, name: str, date_iso: str) -> Match | str:
         return REFUSAL_DISK_FULL if e.full else REFUSAL_NOT_SAVED
     if not begun:
         return REFUSAL_ALREADY_PLAYED
-    return Match.create_daily(date_iso, name, meta={"date": date_iso})
+    return Match.create_daily(date_iso, name, meta={**(meta or {}), "date": date_iso})
 
 
 def refusal_key(code: str | None) -> str:

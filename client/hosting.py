@@ -22,6 +22,9 @@ PORT_ENV = "BONANZA_HOST_PORT"
 # A hosted relay with nobody connected and no game running exits by itself after this
 # long, so it cannot linger when the window that started it is killed.
 IDLE_EXIT_SECONDS = 120
+# Tests run the hosted relay's game clock faster (``bonanza-relay --clock-speed``), so a
+# game played by the clock ends in seconds.
+CLOCK_SPEED_ENV = "BONANZA_HOST_CLOCK_SPEED"
 _running: "weakref.WeakSet[HostedRelay]" = weakref.WeakSet()
 
 
@@ -60,10 +63,17 @@ class HostedRelay:
         # The relay's errors go to a file, not a pipe: a pipe nobody drains could
         # block a long-running relay that logs warnings.
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        args = [sys.executable, "-m", "bonanza.relay", "--host", host, "--port", str(port),
+                "--bot-delay", str(bot_delay), "--idle-exit", str(idle_exit)]
+        speed = os.environ.get(CLOCK_SPEED_ENV, "").strip()
+        if speed:
+            args += ["--clock-speed", speed]
+        # Its own session: a Ctrl-C in the host's terminal reaches the window (which asks
+        # first during a game), not the relay the other players are playing on.
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bonanza.relay", "--host", host, "--port", str(port),
-             "--bot-delay", str(bot_delay), "--idle-exit", str(idle_exit)],
-            stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env, cwd=str(ROOT))
+            args, stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env,
+            cwd=str(ROOT), start_new_session=True)
+        self.detached = False
         self.port: int | None = None
         self.error: str | None = None
         self.ready = threading.Event()
@@ -103,8 +113,15 @@ class HostedRelay:
         return cls(port=0, **kw)
 
     def close(self) -> None:
-        """Stop the relay (a scene owning it calls this on exit)."""
-        self.stop()
+        """Stop the relay (a scene owning it calls this on exit), unless it was detached."""
+        if not self.detached:
+            self.stop()
+
+    def detach(self) -> None:
+        """The host's window goes but its game goes on: the relay keeps running on its own
+        until the game has ended and nobody is connected (its ``--idle-exit``)."""
+        self.detached = True
+        _running.discard(self)
 
     def stop(self) -> None:
         _running.discard(self)

@@ -275,15 +275,17 @@ class Profile:
             return None
         return self._record(lambda: store.record_game(log_bytes, played_at))
 
-    def finish_and_record(self, match: Match, duration_ms: int | None) -> GameRecord | None:
-        """Close a finished local match's log with its run time (end meta ``duration_ms``)
-        and record it through ``client.store.records.finish_and_record``."""
+    def finish_and_record(self, match: Match, duration_ms: int | None,
+                          meta: dict | None = None) -> GameRecord | None:
+        """Close a finished local match's log with its run time (end meta ``duration_ms``,
+        beside ``meta``) and record it through ``client.store.records.finish_and_record``."""
         store = self.store
         if store is None:
-            match.finish({} if duration_ms is None else {"duration_ms": max(0, int(duration_ms))})
+            match.finish({**(meta or {}),
+                          **({} if duration_ms is None else {"duration_ms": max(0, int(duration_ms))})})
             return None
         from .store.records import finish_and_record
-        return self._record(lambda: finish_and_record(store, match, duration_ms))
+        return self._record(lambda: finish_and_record(store, match, duration_ms, meta=meta))
 
     def daily_score(self, date_iso: str) -> int | None:
         if self.store is None:

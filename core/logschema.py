@@ -135,7 +135,10 @@ def check_header(h: Any) -> None:
                and settings["turn_seconds"] in TURN_SECONDS, " / ".join(map(str, TURN_SECONDS)))
     dice = h["dice"]
     if isinstance(dice, dict) and dice.get("scheme") == "day":
-        _keys("the header's dice", dice, {"scheme", "commit", "date"}, {"scheme", "commit", "date"})
+        _keys("the header's dice", dice, {"scheme", "commit", "date", "rounds"},
+              {"scheme", "commit", "date"})
+        if "rounds" in dice:
+            _field(w, "dice.rounds", dice["rounds"] is True, "true (played in rounds)")
         _field(w, "dice.commit", _bin(dice["commit"], 32), "32 bytes")
         _field(w, "dice.date", _date(dice["date"]), "a date YYYY-MM-DD")
     elif isinstance(dice, dict) and dice.get("scheme") == "public":
@@ -210,7 +213,11 @@ def check_move_record(rec: Any, nseats: int) -> None:
     if "intent" in rec:
         intent = rec["intent"]
         asked = _INTENTS[kind]
-        _keys(f"{w}'s signed request", intent, asked, asked)
+        # ``round``: a daily table played in rounds (verify checks which form the header asks)
+        _keys(f"{w}'s signed request", intent, asked | {"round"}, asked)
+        if "round" in intent:
+            _field(w, "intent.round", _int(intent["round"]) and 0 <= intent["round"] < 32,
+                   "a turn number")
         _field(w, "intent.seq", _int(intent["seq"]) and 0 <= intent["seq"] < MAX_MOVES,
                "a move number")
         _field(w, "intent.type", _one_of(intent["type"], MOVE_TYPES), "roll, write or give_up")
@@ -259,15 +266,17 @@ def check_log(log: GameLog) -> None:
     n = len(log.header["seats"])
     if len(log) > MAX_MOVES:
         raise FormatError(f"the game has {len(log)} moves, more than any game can have")
-    ranked = log.header["mode"] == "ranked"
+    mode = log.header["mode"]
+    records = log.records
+    # a ranked run's records all carry the relay's time; a local solo or daily run's all
+    # carry the player's machine's (older local logs none); a table's none.  Never going back.
+    stamped = mode == "ranked" or (mode in ("solo", "daily") and bool(records) and "at" in records[0])
     last_at = 0
-    for rec in log.records:
+    for rec in records:
         check_move_record(rec, n)
-        # a ranked run's records all carry the relay's time, never going back; no other
-        # game's do
-        _field(f"move {rec['seq']}", "at", ("at" in rec) == ranked,
-               "present in a ranked run only")
-        if ranked:
+        _field(f"move {rec['seq']}", "at", ("at" in rec) == stamped,
+               "on every move of a ranked run or of a stamped local run, on none otherwise")
+        if stamped:
             _field(f"move {rec['seq']}", "at", rec["at"] >= last_at, "never earlier than before")
             last_at = rec["at"]
     if log.end is not None:

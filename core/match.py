@@ -29,6 +29,7 @@ from .game import (
 )
 from .log import GameLog, chain_next, chain_start, game_key_from, make_header, pack, setup_from_header
 from .records import (
+    DayDice,
     EndRecord,
     GameSettings,
     GiveUpReason,
@@ -119,7 +120,10 @@ class Match:
         # The dice the active seat holds now: what its last roll kept, or what it
         # announced since (``hold``); a roll without a hold keeps these.
         self.held: list[bool] = list(NO_HOLD)
-        self.per_seat = log.header["dice"]["scheme"] == "day"   # see dice_turn
+        dice = log.header["dice"]
+        self.per_seat = dice["scheme"] == "day"   # see dice_turn
+        # a daily table played in rounds (core.rounds): seats sign their own place
+        self.rounds = dice["scheme"] == "day" and dice.get("rounds") is True
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -146,14 +150,18 @@ class Match:
     def create_day(cls, date_iso: str, seats: Sequence[Seat], seed: bytes,
                    settings: GameSettings | None = None, meta: Meta | None = None,
                    signer: Signer | None = None,
-                   seat_keys: Sequence[bytes | None] | None = None) -> "Match":
+                   seat_keys: Sequence[bytes | None] | None = None,
+                   rounds: bool = False) -> "Match":
         """A relay's daily game, one seat or a table: the day's secret ``seed`` makes one
         key for everyone that day (``game_key(seed, [nil])``), each seat rolls the dice of
-        its own k-th turn, and the key picks who starts.  ``yacht`` rules."""
+        its own k-th turn, and the key picks who starts.  ``yacht`` rules.  ``rounds``: a
+        table played in simultaneous rounds (``core.rounds``), marked in the header."""
         key = dice_mod.game_key(seed, [None])
         setup = Setup(DAILY_RULESET, tuple(seats), dice_mod.first_seat(key, len(seats)))
-        header = make_header(setup, "daily", {"scheme": "day", "commit": dice_mod.commitment(seed),
-                                              "date": date_iso}, settings, meta,
+        day: DayDice = {"scheme": "day", "commit": dice_mod.commitment(seed), "date": date_iso}
+        if rounds:
+            day["rounds"] = True
+        header = make_header(setup, "daily", day, settings, meta,
                              _signing(signer, seat_keys, len(seats)))
         return cls(setup, key, GameLog(header, keep_dicts=False, signer=signer),
                    {"seed": bytes(seed)})

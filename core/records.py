@@ -84,6 +84,7 @@ class Intent(_IntentBody, total=False):
     """What a seat signs (``core.signing.intent_body``) and the relay logs with its move."""
     hold: list[bool]      # a roll's
     box: str              # a write's
+    round: int            # in a log played in rounds: the seat's own turn (``seq``: its rolls in it)
     sig: bytes            # 64 bytes; absent from the body that is signed
 
 
@@ -105,10 +106,14 @@ class CommitDice(TypedDict):
     contributions: list[bytes | None]
 
 
-class DayDice(TypedDict):
+class _DayDice(TypedDict):
     scheme: Literal["day"]
     commit: bytes
     date: str                        # YYYY-MM-DD
+
+
+class DayDice(_DayDice, total=False):
+    rounds: bool                     # true: a daily table played in rounds (core.rounds)
 
 
 class PublicDice(TypedDict):

@@ -81,6 +81,16 @@ def intent_body(seq: int, kind: MoveType, hold: Any = None, box: Any = None) -> 
     return body
 
 
+def round_intent_body(point: tuple[int, int], kind: MoveType, hold: Any = None,
+                      box: Any = None) -> Intent:
+    """The intent a seat signs at a daily table played in rounds, where it cannot know
+    the log position its move will get: its own place instead (``core.rounds.signed_point``:
+    ``round``, its own turn, and ``seq``, the rolls it made in it)."""
+    body = intent_body(point[1], kind, hold, box)
+    body["round"] = point[0]
+    return body
+
+
 def intent_message(game_id: bytes, intent: Mapping[str, object]) -> bytes:
     """What a seat signs: the game (its header's chain) and the intent without ``sig``."""
     body = {k: v for k, v in intent.items() if k != "sig"}

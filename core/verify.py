@@ -19,6 +19,7 @@ from .logschema import FormatError, check_log
 from .match import Replay
 from .names import escaped
 from .records import EndRecord, Intent, Move, VerifyCode
+from .rounds import signed_point
 
 
 @dataclass
@@ -106,13 +107,16 @@ def verify_log(log: GameLog) -> Verdict:
     expected_standings = [s.to_dict() for s in standings(final)]
     if end.get("standings") != expected_standings:
         raise _fail("standings", "the final standings do not follow from the game")
-    if log.header["mode"] == "ranked":
-        # the run's time is the relay's: the last record's stamp
-        last = log.records[-1]["at"] if log.records else 0
+    records = log.records
+    if log.header["mode"] == "ranked" or (records and "at" in records[0]):
+        # the run's time is its last record's stamp: the relay's clock in a ranked run,
+        # the player's machine's in a stamped local run (the format checked they never go back)
+        last = records[-1]["at"] if records else 0
         if (end.get("meta") or {}).get("duration_ms") != last:
+            whose = "the relay's" if log.header["mode"] == "ranked" else "the last move's"
             raise _fail("time", f"the run's time {(end.get('meta') or {}).get('duration_ms')} "
-                                f"ms is not the relay's {last} ms")
-    signed = _check_signatures(log, end)
+                                f"ms is not {whose} {last} ms")
+    signed = _check_signatures(log, end, states)
     summary = ", ".join(f"{s['place']}. {escaped(s['name'])} {s['total']}"
                         for s in expected_standings)
     return Verdict(True, "ok", f"every die, move and total checks out ({summary})", log, states,
@@ -127,11 +131,16 @@ def _made_by_seat(move: Move) -> bool:
     return move["type"] in ("roll", "write") or move.get("why", "gave_up") == "gave_up"
 
 
-def _intent_of(move: Move, seq_before: int) -> Intent:
+def _intent_of(move: Move, seq_before: int, before: GameState, rounds: bool) -> Intent:
+    """The request a seat signed for ``move``: the last move it saw, or — at a daily
+    table played in rounds — its own place (``core.rounds.signed_point``)."""
+    if rounds:
+        return signing.round_intent_body(signed_point(before, move["seat"]), move["type"],
+                                         move.get("hold"), move.get("box"))
     return signing.intent_body(seq_before, move["type"], move.get("hold"), move.get("box"))
 
 
-def _check_signatures(log: GameLog, end: EndRecord) -> str:
+def _check_signatures(log: GameLog, end: EndRecord, states: list[GameState]) -> str:
     """Every signature of a relay's log, or that an unsigned log carries none; the
     sentence a person reads about who signed what."""
     header = log.header
@@ -158,7 +167,9 @@ def _check_signatures(log: GameLog, end: EndRecord) -> str:
         if k is not None and seats[i].get("kind") == "bot":
             raise _fail("signature", f"the bot {names[i]} has a player's key")
     game_id = header["chain"]
-    for rec in log.records:
+    dice = header["dice"]
+    rounds = dice["scheme"] == "day" and dice.get("rounds") is True
+    for i, rec in enumerate(log.records):
         seq, move = rec["seq"], rec["move"]
         if not signing.valid(relay, signing.record_message(rec["chain"]), rec.get("sig")):
             raise _fail("signature", f"move {seq} is not signed by the relay's key")
@@ -171,7 +182,8 @@ def _check_signatures(log: GameLog, end: EndRecord) -> str:
         who = names[move["seat"]]
         if not isinstance(intent, dict):
             raise _fail("signature", f"move {seq}: {who}'s signed request is missing")
-        if {k: v for k, v in intent.items() if k != "sig"} != _intent_of(move, seq - 1):
+        if {k: v for k, v in intent.items() if k != "sig"} != _intent_of(move, seq - 1, states[i],
+                                                                          rounds):
             raise _fail("signature", f"move {seq} is not what {who} asked for")
         if not signing.valid(key, signing.intent_message(game_id, intent), intent.get("sig")):
             raise _fail("signature", f"move {seq}: {who}'s signature does not match")

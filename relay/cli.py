@@ -11,6 +11,7 @@ import sys
 
 from bonanza.core.settings import DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError, discovery_target
 
+from .clock import ScaledClock
 from .keys import KeyFileError
 from .limits import Limits
 from .server import Relay
@@ -58,7 +59,9 @@ async def _serve(args: argparse.Namespace) -> None:
         limits.lobbies = max(limits.lobbies, args.max_lobbies_per_address)
     data = args.data or default_data_dir()
     try:
-        relay = Relay(data, bot_delay=args.bot_delay, limits=limits, idle_exit=args.idle_exit,
+        clock = ScaledClock(args.clock_speed) if args.clock_speed else None
+        relay = Relay(data, clock=clock, bot_delay=args.bot_delay, limits=limits,
+                      idle_exit=args.idle_exit,
                       daily_per_address=not args.daily_any_address,
                       discovery=(args.discovery_host, args.discovery_port)
                       if args.discovery_port else None, name=args.name)
@@ -88,7 +91,10 @@ async def _serve(args: argparse.Namespace) -> None:
     idle = loop.create_task(relay.idle.wait())
     await asyncio.wait({stopped, idle}, return_when=asyncio.FIRST_COMPLETED)
     if relay.idle.is_set():
-        print(f"no connection and no game for {args.idle_exit:g} s: stopping", flush=True)
+        try:    # a hosted relay outlives its window, and the pipe it printed its port to
+            print(f"no connection and no game for {args.idle_exit:g} s: stopping", flush=True)
+        except OSError:
+            pass
     for t in (stopped, idle):
         t.cancel()
     await relay.close()
@@ -126,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--daily-any-address", action="store_true",
                    help="allow several daily attempts from one address (a shared network "
                         "where players are known to each other); by default one per address")
+    p.add_argument("--clock-speed", type=_seconds, default=None, metavar="FACTOR",
+                   help="run the game clock FACTOR times faster (turns, bots, idle exit; "
+                        "tests and demos)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,

@@ -15,6 +15,7 @@ from bonanza.core.game import MAX_SEATS, Refusal, Seat
 from bonanza.core.match import Match
 from bonanza.core.names import name_key
 from bonanza.core.records import GameSettings, Intent, MoveType
+from bonanza.core.runclock import RunClock
 from bonanza.core.settings import (
     BOT_POLICIES,
     DAILY_RULESET,
@@ -447,15 +448,16 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table = Table(relay, _new_code(relay), "ranked", ruleset, 1, None,
                   secrets.token_bytes(dice_mod.SEED_BYTES))
     table.ranked_id = run_id
-    table.started_at = began = relay.clock.now()
+    table.started_at = relay.clock.now()
     slot = Slot(table, name, "human", None, key=key)
     relay.open_table(conn, table, slot)
-    clock = relay.clock
+    # the run's time counts from its first roll, as a local run's does (not from the deal)
+    run_clock = RunClock(relay.clock.now)
     match = Match.create(ruleset, [Seat(name)], table.seed, mode="ranked", contributions=[None],
                          settings={"hints": hints},
                          meta={"attempt": attempt, "table": table.code, "date": today},
                          signer=relay.signer, seat_keys=[key],
-                         stamp=lambda: max(0, round((clock.now() - began) * 1000)))
+                         stamp=run_clock.stamp)
     _joined(conn, table, slot, rid)
     table.begin(match)
     relay.ranked_running.add(conn.address, table)

@@ -32,6 +32,7 @@ import msgpack
 from bonanza.core.log import pack
 from bonanza.core.match import Match
 from bonanza.core.records import MoveRecord
+from bonanza.core.runclock import RunClock
 
 from .connection import Conn
 from .services import RelayServices
@@ -442,11 +443,9 @@ def _table(relay: Host, f: Found) -> Table:
     now = relay.clock.now()
     if table.mode == "ranked":
         # the run's time goes on from its last stamp: the relay's downtime is not the player's
-        last_ms = records[-1].get("at", 0) if records else 0
-        began = now - last_ms / 1000
-        clock = relay.clock
-        stamp = lambda: max(0, round((clock.now() - began) * 1000))  # noqa: E731
-        table.started_at = began
+        run_clock = RunClock(relay.clock.now, records[-1].get("at", 0) if records else None)
+        stamp = run_clock.stamp
+        table.started_at = run_clock.began if run_clock.began is not None else now
     elif table.daily_date is not None:
         table.started_at = now
     table.match = Match.resumed(header, records, seed, signer=relay.signer, stamp=stamp)

@@ -55,3 +55,18 @@ def test_the_table_says_who_is_disconnected(data_dirs, artifacts):
         if getattr(lobby, "relay", None) is not None:
             lobby.relay.stop()
         pygame.display.quit()
+
+
+def test_the_banner_names_who_is_away_and_says_when_the_host_left():
+    from bonanza.client import lang
+    from bonanza.client.scenes.table import away_text
+    t = lang.t
+    names = ["Host", "Ana", "Ben"]
+    assert away_text(t, ["connected"] * 3, names, 1, 0, False) is None
+    assert away_text(t, ["connected", "connected", "disconnected"], names, 1, 0, False) == \
+        t("table.player_disconnected", name="Ben")
+    assert away_text(t, ["connected", "disconnected", "disconnected"], names, 0, 0, True) == \
+        t("table.players_disconnected", names="Ana, Ben")
+    assert away_text(t, ["disconnected", "connected", "gave_up"], names, 1, 0, False) == \
+        t("table.host_left")
+    assert away_text(t, ["connected", "disconnected", "connected"], names, 1, 0, False) is None

@@ -29,6 +29,20 @@ class Scene:
     def on_resume(self) -> None:
         """The scene above was popped; this one is on top again."""
 
+    def asks_before_quit(self) -> bool:
+        """Whether closing the window now must ask first (a hosted game is running)."""
+        return False
+
+    def ask_quit(self) -> None:
+        """Ask whether to close the window (``asks_before_quit`` said so)."""
+
+    def asking_quit(self) -> bool:
+        """Whether that question is on screen now (asked again, the answer is yes)."""
+        return False
+
+    def leave_running(self) -> None:
+        """The window is closing for good while this scene's game runs: leave it running."""
+
     def own(self, resource):
         """Close ``resource`` (``close()``) when this scene exits, unless a later scene owns
         it first: a relay connection or hosted relay handed from the lobby to the table."""

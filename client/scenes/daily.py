@@ -79,7 +79,8 @@ class DailyScene(Scene):
             return
         from ..daily import refusal_key, start_offline_daily
         store = self.app.profile.store
-        result = start_offline_daily(store, self.app.profile.name, self.date) if store else None
+        result = start_offline_daily(store, self.app.profile.name, self.date,
+                                     {"animation": self.app.profile.settings["animation"]}) if store else None
         self._status = None
         if result is None or isinstance(result, str):
             self.app.show(self.t(refusal_key(result) if result else "daily.already_played"),

@@ -1,9 +1,15 @@
 """A solo (or offline daily) game on this machine: the play screen (``game_base``) with a
-local ``core.match.Match``, no clock and a run timer; a pause menu (Escape or Menu); at the
-end the results."""
+local ``core.match.Match``, no turn clock and a run clock; a pause menu (Escape or Menu); at
+the end the results.
+
+The run clock is ``core.runclock.RunClock`` on the machine's monotonic clock: every move's
+record is stamped with it (``at``), the run's time is the last stamp, and nothing stops it —
+not a frozen window, not a stopped process, not the pause menu (docs/client.md, "In-game
+time")."""
 from __future__ import annotations
 
 from bonanza.core.match import Match
+from bonanza.core.runclock import RunClock
 from bonanza.core.settings import DEFAULT_RULESET
 
 from .. import actions as A
@@ -22,24 +28,30 @@ class SoloGameScene(GameScene):
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
                  mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None):
+        animation = app.profile.settings["animation"]
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
-                                   meta={"client": "bonanza"})
+                                   meta={"client": "bonanza", "animation": animation})
         self.match = match
+        # a game the title's "Continue" brought back (``client.saved_game``): its clock goes
+        # on from the last move's stamp (the time away not counted), and the run is marked
+        # resumed in its end (never a speedrun)
+        self.resumed = resumed_ms is not None
+        records = match.log.records
+        if self.resumed and records:
+            last = records[-1].get("at")
+            resumed_ms = last if isinstance(last, int) and last >= 0 else resumed_ms
+        self.clock = RunClock(app.wall, resumed_ms if records else None)
+        match.log.stamp = self.clock.stamp      # every record: ms since the first roll
+        self.animations = {animation}           # settings used during the run (the pause opens them)
+        self.inputs: set[str] = set()           # keys, mouse: how the moves were asked for
         self.mode = mode
         self.seed_text = seed_text
         super().__init__(app, match.setup.ruleset, 1)
-        self.run_started: float | None = None
         self.run_time: float | None = None
         self.finished = False
         self.record = None
-        self._paused_at: float | None = None     # app.now when the pause menu covered the game
         self._timer_drawn = ""
-        # a game the title's "Continue" brought back: its clock goes on from the saved time
-        # (the time away not counted), and the run is marked resumed (never a speedrun)
-        self.resumed = resumed_ms is not None
-        if resumed_ms is not None and match.log.records:
-            self.run_started = app.now - resumed_ms / 1000
 
     @property
     def state(self):
@@ -53,30 +65,42 @@ class SoloGameScene(GameScene):
     def seat_labels(self):
         return [self.match.setup.seats[0].name]
 
+    @property
+    def run_started(self) -> bool | None:
+        return True if self.clock.started else None
+
     def elapsed(self) -> float:
-        if self.run_started is None:
-            return 0.0
+        """The run's time in seconds: the final one once over, else the clock's."""
         if self.run_time is not None:
             return self.run_time
-        return (self._paused_at if self._paused_at is not None else self.app.now) - self.run_started
+        return self.clock.ms() / 1000
 
     def pauses_timer(self) -> bool:
-        """A local game has no clock: its run time is the time spent playing, so a pause
-        stops it.  (Games a relay times, ranked runs and tables, are other scenes and never
-        stop their clock.)"""
-        return True
+        """No: a run's time is wall-clock time (the pause menu covers the game, the clock
+        runs on), so a pause never shortens a run."""
+        return False
 
     def running(self) -> bool:
-        return self.run_started is not None and self.run_time is None
+        return self.clock.started and self.run_time is None
 
-    def on_pause(self) -> None:
-        if self.pauses_timer() and self.running() and self._paused_at is None:
-            self._paused_at = self.app.now
+    def _moved(self) -> None:
+        self.inputs.add(self.app.last_input)
+        self.animations.add(self.app.profile.settings["animation"])
+        if self.match.state.over and self.run_time is None:
+            records = self.match.log.records_from(len(self.match.log) - 1)
+            self.run_time = records[0].get("at", 0) / 1000 if records else 0.0
+        self.save_progress()
 
-    def on_resume(self) -> None:
-        if self._paused_at is not None and self.running():
-            self.run_started = (self.run_started or 0.0) + self.app.now - self._paused_at
-        self._paused_at = None
+    def save_progress(self) -> None:
+        """After every move the game is saved for the title's "Continue" (the log is the
+        save, ``client.saved_game``); a finished game is the records', not a save."""
+        from .. import saved_game
+        if self.mode != "solo":
+            return
+        if self.match.state.over:
+            saved_game.clear(self.app.profile)
+            return
+        saved_game.save(self.app.profile, "solo", self.match, {"run_ms": self.clock.ms()})
 
     def open_pause(self) -> None:
         self.app.open("pause", self)
@@ -96,38 +120,22 @@ class SoloGameScene(GameScene):
         super().on_press(id)
 
     def send_roll(self, hold) -> None:
-        if self.run_started is None:
-            self.run_started = self.app.now
         _, refusal = self.match.roll(hold)
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
-        self.save_progress()
+        else:
+            self._moved()
 
     def send_write(self, box: str) -> None:
         _, refusal = self.match.write(box)
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
-        if self.match.state.over:
-            start = self.app.now if self.run_started is None else self.run_started
-            self.run_time = self.app.now - start
-        self.save_progress()
-
-    def save_progress(self) -> None:
-        """After every move the game is saved for the title's "Continue" (the log is the
-        save, ``client.saved_game``); a finished game is the records', not a save."""
-        from .. import saved_game
-        if self.mode != "solo":
-            return
-        if self.match.state.over:
-            saved_game.clear(self.app.profile)
-            return
-        saved_game.save(self.app.profile, "solo", self.match,
-                        {"run_ms": int(self.elapsed() * 1000), "resumed": self.resumed})
+        else:
+            self._moved()
 
     def send_give_up(self) -> None:
         self.match.give_up(0)
-        self.run_time = self.elapsed()
-        self.save_progress()
+        self._moved()
 
     def update(self, dt: float) -> None:
         super().update(dt)
@@ -135,12 +143,21 @@ class SoloGameScene(GameScene):
             self.finished = True
             self.finish()
 
+    def end_meta(self) -> dict:
+        """What the end record says about how the run was played, beside its time: the
+        input used for its moves and, if it changed mid-run, every animation setting."""
+        meta: dict = {"input": "+".join(sorted(self.inputs)) or "keys"}
+        if self.resumed:
+            meta["resumed"] = True
+        if len(self.animations) > 1:
+            meta["animation"] = "+".join(sorted(self.animations))
+        return meta
+
     def finish(self) -> None:
         ms = int(round(self.elapsed() * 1000))
-        if self.resumed:       # said in the log's end, inside the hash chain
-            self.match.finish({"duration_ms": ms, "resumed": True})
-        # the run time goes into the log's end meta (inside the hash chain), then the store
-        self.record = self.app.profile.finish_and_record(self.match, ms)
+        # the run time (the last move's stamp) goes into the log's end meta (inside the
+        # hash chain), then the store
+        self.record = self.app.profile.finish_and_record(self.match, ms, self.end_meta())
         self.app.switch("results_of_match", self.match, self.elapsed(), self.mode, self.seed_text,
                         record=self.record)
 
@@ -148,9 +165,13 @@ class SoloGameScene(GameScene):
         return self.layout.rect((self.cx + 20, 22, self.half - 20, 40))
 
     def timer_text(self) -> str:
-        # whole seconds while playing (the results give the run time to the millisecond):
-        # the still screen then sends the X server one small rect a second, not ten
-        return self.t("game.timer", time=format_duration(int(self.elapsed()) * 1000, lang.current(), 0))
+        # On "instant" (the speedrun setting) to the hundredth, as runners expect, redrawn
+        # with the live parts (10 Hz); otherwise whole seconds while playing, so a still
+        # screen sends the X server one small rect a second.  Once over, the run's time.
+        ms = self.clock.ms() if self.run_time is None else int(round(self.run_time * 1000))
+        if self.run_time is not None or self.app.profile.settings["animation"] == "instant":
+            return self.t("game.timer", time=format_duration(ms, lang.current(), 2))
+        return self.t("game.timer", time=format_duration(ms // 1000 * 1000, lang.current(), 0))
 
     def draw_timer(self, surface) -> None:
         self._timer_drawn = self.timer_text()
@@ -169,7 +190,7 @@ class SoloGameScene(GameScene):
 
     def draw_live(self, surface) -> list:
         """The running timer alone, over the felt it sits on (the rest of the frame is still)."""
-        if not self.running() or self._paused_at is not None or self.dialog is not None:
+        if not self.running() or self.dialog is not None:
             return []
         if self.timer_text() == self._timer_drawn:
             return []

@@ -1,7 +1,8 @@
 """The pause menu over a solo game (Escape): resume, settings, rules, give up.
 
-The game under it stays as it was; in a mode whose time is not part of the result the
-game's run timer stands still while this menu (or what it opens) covers the game."""
+The game under it stays as it was and its run clock runs on: a run's time is wall-clock
+time from the first roll to the last write (docs/client.md, "In-game time"), so a pause
+cannot shorten a run."""
 from __future__ import annotations
 
 import pygame
@@ -44,7 +45,7 @@ class PauseScene(Scene):
         shadowed_panel(surface, L.rect((440, 140, 400, 400)), theme.PAPER, L.px(16), L.px(6))
         draw_text(surface, self.t("pause.title"), L.rect((460, 154, 360, 44)), L.font_px(28), theme.INK,
                   bold=True, align="center")
-        if self.game.pauses_timer():
-            draw_text(surface, self.t("pause.timer_stopped"), L.rect((460, 194, 360, 28)), L.font_px(18),
+        if self.game.running():
+            draw_text(surface, self.t("pause.clock_runs"), L.rect((460, 194, 360, 28)), L.font_px(18),
                       theme.INK_SOFT, align="center")
         self.draw_widgets(surface)

@@ -151,8 +151,9 @@ class RecordsScene(Scene):
             self.button(f"rs:{rs}", (64 + i * (w + 12), 232, w, 42),
                         lambda r=rs: self.t(f"records.ruleset.{r}"), style="secondary", size=19)
         # History: games from another computer or a backup (also dropped on the window)
-        self.button("import", (64, 232, 432, 42), lambda: self.t("records.import"), style="secondary",
-                    size=19)
+        # below the tab's description (three lines in French), above the statistics
+        self.button("import", (64, 246, 432, 36), lambda: self.t("records.import"), style="secondary",
+                    size=18)
         self.button("hints_board", (LIST_X + LIST_W - 236, 144, 236, 36),
                     lambda: self.t("records.board_hints" if self.hints_board
                                    else "records.board_no_hints"), style="secondary", size=16)

@@ -173,7 +173,7 @@ class ResultsScene(Scene):
         right = [(self.t(box_key(b, rs)), sheet.get(b)) for b in rs.layout.lower]
         if rs.joker:
             right.append((self.t("game.joker_bonus"), str(sheet.extra_bonus) if sheet.extra_bonus else "–"))
-        row_h = 32
+        row_h = 32 if max(len(left), len(right)) <= 8 else 29   # yatzy: 9 lower boxes
         for x, rows in ((650, left), (935, right)):
             for i, (label, value) in enumerate(rows):
                 y = 156 + i * row_h

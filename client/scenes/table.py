@@ -148,9 +148,35 @@ class TableScene(GameScene):
     def dialog_labels(self):
         if self.dialog == "you_left":
             return ("table.back_to_menu", "table.keep_watching")
+        if self.dialog == "host_quit":
+            return ("table.host_quit_yes", "table.host_quit_no")
         return super().dialog_labels()
 
+    # ---------------------------------------------------------- the host's window closing
+    def asks_before_quit(self) -> bool:
+        """This window hosts the relay and its game is running: closing asks first."""
+        st = self.state
+        return (self.relay is not None and not self.done and st is not None and not st.over
+                and not self.lost())
+
+    def ask_quit(self) -> None:
+        self.dialog = "host_quit"
+        self.focus_id = "dialog_no"
+
+    def asking_quit(self) -> bool:
+        return self.dialog == "host_quit"
+
+    def leave_running(self) -> None:
+        """The window goes, the table plays on: the hosted relay is left running on its
+        own (its idle exit stops it once the game is over and everyone has gone); this
+        seat, disconnected, is played by the clock as away (never given up by us)."""
+        self.dialog = None
+        if self.relay is not None:
+            self.relay.detach()
+
     def dialog_lines(self):
+        if self.dialog == "host_quit":
+            return [self.t(f"table.host_quit_line{n}") for n in (1, 2, 3)]
         if self.dialog != "you_left":
             return []
         from bonanza.core.game import standings
@@ -178,6 +204,13 @@ class TableScene(GameScene):
             return
         if id == "give_up" and self.i_gave_up():
             self.show_left()
+            return
+        if self.dialog == "host_quit" and id in ("dialog_yes", "dialog_no"):
+            self.focus_id = None
+            if id == "dialog_yes":
+                self.leave_running()
+                self.app.quit()
+            self.dialog = None
             return
         if self.dialog == "you_left" and id in ("dialog_yes", "dialog_no"):
             self.dialog = None
@@ -392,13 +425,9 @@ class TableScene(GameScene):
 
     def away_banner(self) -> str | None:
         """Who is disconnected while still playing (their turns run on a short clock)."""
-        names = [self.state.setup.seats[i].name for i, s in enumerate(self.seat_status())
-                 if s == "disconnected" and i != self.conn.seat]
-        if not names:
-            return None
-        if len(names) == 1:
-            return self.t("table.player_disconnected", name=names[0])
-        return self.t("table.players_disconnected", names=", ".join(names))
+        return away_text(self.t, self.seat_status(), [s.name for s in self.state.setup.seats],
+                         self.conn.seat, (self.conn.table or {}).get("host"),
+                         hosting=self.relay is not None)
 
     def draw_footer(self, surface):
         L = self.layout
@@ -574,3 +603,17 @@ class RankedGameScene(TableScene):
         if msg.get("log"):
             self.app.profile.record_game(msg["log"])     # verified, on the server's board
         self.app.switch("ranked", result=msg, conn=self.conn, host=self.host, port=self.port)
+
+
+def away_text(t, statuses: list, names: list, me: int | None, host: int | None,
+              hosting: bool) -> str | None:
+    """The banner over a table where someone else is disconnected while still playing;
+    the host's seat gone (its window closed) while its relay plays on is said as such."""
+    away = [i for i, s in enumerate(statuses) if s == "disconnected" and i != me]
+    if not away:
+        return None
+    if host in away and not hosting:
+        return t("table.host_left")
+    if len(away) == 1:
+        return t("table.player_disconnected", name=names[away[0]])
+    return t("table.players_disconnected", names=", ".join(names[i] for i in away))

@@ -31,10 +31,13 @@ class RecordError(Exception):
 
 
 def finish_and_record(store: Recording, match: Match, duration_ms: int | None = None,
-                      played_at: Any = None) -> GameRecord:
-    """Close a finished match's log (with its duration) and record it; returns the GameRecord."""
-    meta = {} if duration_ms is None else {"duration_ms": max(0, int(duration_ms))}
-    match.finish(meta)
+                      played_at: Any = None, meta: dict[str, Any] | None = None) -> GameRecord:
+    """Close a finished match's log (with its duration, beside ``meta``) and record it;
+    returns the GameRecord."""
+    end_meta: dict[str, Any] = dict(meta or {})
+    if duration_ms is not None:
+        end_meta["duration_ms"] = max(0, int(duration_ms))
+    match.finish(end_meta)
     return store.record_game(match.log.to_bytes(), played_at=played_at)
 
 

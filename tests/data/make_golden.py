@@ -104,6 +104,24 @@ def solo_yatzy() -> bytes:
     return match.log.to_bytes()
 
 
+def solo_stamped() -> bytes:
+    """A seeded solo run as the client writes it since issue 25: every move stamped with
+    ``at`` (ms since the first roll on the machine's monotonic clock, here a made-up one
+    ticking 700 ms a move), the animation setting in the header, the input in the end,
+    the run's time the last stamp."""
+    from bonanza.client.solo import new_solo_match
+    from bonanza.core.runclock import RunClock
+    ticks = iter(range(0, 10**6, 7))
+    match = new_solo_match("Flo", "bonanza", seed_text="golden speedrun",
+                           meta={"client": "bonanza", "animation": "instant"})
+    clock = RunClock(lambda: next(ticks) / 10)
+    match.log.stamp = clock.stamp
+    _play_solo(match, "optimal")
+    last = match.log.records[-1]["at"]
+    match.finish({"input": "keys", "duration_ms": last})
+    return match.log.to_bytes()
+
+
 def table_simulated() -> bytes:
     """What ``bonanza simulate --players 2 --policy optimal,casual`` writes: bots only,
     nothing signed."""
@@ -285,6 +303,7 @@ LOCAL_GAMES: dict[str, Callable[[], bytes]] = {
     "table-simulated": table_simulated,
     "daily-offline": daily_offline,
     "solo-yatzy": solo_yatzy,
+    "solo-stamped": solo_stamped,
 }
 VALID = (*LOCAL_GAMES, *RELAY_GAMES)
 
@@ -416,6 +435,17 @@ def ranked_time(data: bytes) -> bytes:
     return rewrite(data, end=lambda e: e.update(meta=dict(e["meta"], duration_ms=1000)))
 
 
+def stamped_time(data: bytes) -> bytes:
+    """A stamped local run's time made shorter than its last move's stamp."""
+    return rewrite(data, end=lambda e: e.update(meta=dict(e["meta"], duration_ms=1000)))
+
+
+def stamp_back(data: bytes) -> bytes:
+    """A stamped local run with one move stamped earlier than the one before (the time
+    between them squeezed out) and the end's time still its last stamp."""
+    return rewrite(data, record=_at_seq(10, lambda rec: rec.update(at=0)))
+
+
 def control_code_name(data: bytes) -> bytes:
     """A seat renamed so that printing it moves the cursor up a line and erases it (the
     "not signed" line above the verdict); the rest made consistent around the new name."""
@@ -453,6 +483,8 @@ FORGERIES: dict[str, tuple[str, Callable[[bytes], bytes], str]] = {
     "bad-relay-signature": ("table-give-up-signed", bad_relay_sig, "signature"),
     "wrong-seat-key": ("table-give-up-signed", wrong_seat_key, "signature"),
     "forged-ranked-time": ("ranked", ranked_time, "time"),
+    "forged-stamped-time": ("solo-stamped", stamped_time, "time"),
+    "stamp-goes-back": ("solo-stamped", stamp_back, "format"),
     "no-end": ("solo-seeded", no_end, "missing_reveal"),
     "truncated": ("table-give-up-signed", truncated, "truncated"),
     "trailing-data": ("daily-offline", trailing_data, "trailing_data"),

@@ -1,0 +1,80 @@
+"""Speedrun-grade runs (issue 25): one monotonic clock from the first roll to the last
+write that no stall shortens, every local move stamped, the same route giving the same
+moves locally and on a relay, and a reset that counts an attempt and records nothing."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bonanza.core.verify import verify_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A child process plays a seeded local run through the real App and its real clock
+# (time.monotonic), one key a frame: it says "rolled" after the first roll and waits for
+# "go" on stdin while it keeps stepping frames, then plays the route to the end and prints
+# the log's path.
+CHILD = r'''
+import os, select, sys, pygame
+from bonanza.client.app import App
+from bonanza.client.scenes.game import SoloGameScene
+app = App((960, 540), data_dir=sys.argv[1], advisor=False, sound=False)
+app.profile.settings["animation"] = "instant"
+clock = pygame.time.Clock()
+def frame():
+    app.step(min(clock.tick(60) / 1000.0, 0.25))   # the real loop's frame time, capped
+g = SoloGameScene(app, seed_text="stall")
+app.push(g)
+frame()
+def press(k):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    frame()
+press(pygame.K_r)
+print("rolled", flush=True)
+while not select.select([sys.stdin], [], [], 0)[0]:
+    frame()
+sys.stdin.readline()
+while not g.state.over:
+    press(pygame.K_RETURN if g.state.dice is not None else pygame.K_r)
+for _ in range(3):
+    frame()
+rec = app.profile.store.history(1)[0]
+path = os.path.join(sys.argv[1], "run.bonanza")
+open(path, "wb").write(app.profile.store.game_log(rec.id))
+print(path, rec.duration_ms, flush=True)
+app.close()
+'''
+
+
+def test_a_stopped_process_cannot_shorten_a_run(tmp_path):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True, env=env, cwd=str(ROOT))
+    try:
+        assert child.stdout.readline().strip() == "rolled"
+        began = time.monotonic()
+        os.kill(child.pid, signal.SIGSTOP)
+        # the stall is the test's input, not a wait for something: 1.5 s frozen
+        time.sleep(1.5)
+        os.kill(child.pid, signal.SIGCONT)
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        path, ms = child.stdout.readline().split()
+        wall = time.monotonic() - began
+        assert child.wait(timeout=120) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    v = verify_bytes(Path(path).read_bytes())
+    assert v.ok, v.detail
+    ats = [r["at"] for r in v.log.records]
+    assert ats[0] == 0 and ats == sorted(ats) and int(ms) == ats[-1] == v.log.end["meta"]["duration_ms"]
+    # the 1.5 s the process stood still are in the run's time (a sum of capped frame
+    # times would have counted 0.25 s of them)
+    assert 1500 <= int(ms) <= wall * 1000 + 50
+    assert v.log.header["meta"]["animation"] == "instant" and v.log.end["meta"]["input"] == "keys"
