@@ -54,6 +54,7 @@ class LocalTable:
         self._bot_at: float | None = None
         self._deadline: float | None = None
         self._ended = False
+        self._turn_count = 0          # people's turns begun at this window
         self.recorded: dict[str, Any] = {}       # name -> GameRecord, once the end is recorded
 
     # -------------------------------------------------------------- what the scene reads
@@ -140,7 +141,9 @@ class LocalTable:
             self._out.append({"type": "clock"})
             return
         self._bot_at = None
-        passed = seat != self.seat or not self.records
+        # the first turn at this window (a new game, or one continued) asks too
+        passed = seat != self.seat or self._turn_count == 0
+        self._turn_count += 1
         self.seat = seat
         if self.pass_screen and passed and len(self.humans) > 1 and self.on_pass is not None:
             self.waiting = self.match.setup.seats[seat].name

@@ -205,3 +205,45 @@ def test_a_damaged_save_is_refused_not_played(app):
     app.scene.on_press("continue")
     assert scene_name(app) == "TitleScene"
     assert not saved_game.exists(app.profile)
+
+
+LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
+
+
+def test_new_screens_fit_in_six_languages_at_960x540(app, artifacts):
+    """The setup, the pass screen, the title with Continue and the pass-and-play table fit."""
+    from bonanza.client import theme, widgets
+    app.apply_window(theme.MIN_WINDOW)
+    app.profile.name = "Ana"
+    app.profile.save()
+    click(app, "pass")
+    click(app, "name:1")
+    type_text(app, "Bea")
+    click(app, "kind:2")
+    click(app, "kind:2")
+    click(app, "start")
+    step_until(app, lambda: scene_name(app) == "PassTurnScene", what="the pass screen")
+    problems = []
+    for code in LANGS:
+        app.set_language(code)
+        for name in ("pass_turn", "table", "title", "pass_setup"):
+            if name == "table":
+                key(app, pygame.K_SPACE)                    # take the window
+                app.dispatch(Action("roll"))
+                app.step(FRAME)
+            elif name == "title":
+                app.to_title()
+                assert app.scene.widget("continue") is not None
+            elif name == "pass_setup":
+                click(app, "pass")
+            widgets.FIT_REPORT.clear()
+            app.draw()
+            app.screenshot(artifacts / f"pass_play_{name}_{code}_960.png")
+            for text, px, width, max_width in widgets.FIT_REPORT:
+                if width > max_width + 1 or px < theme.MIN_READABLE_PX:
+                    problems.append((code, name, text, px, width, max_width))
+        # back to a table waiting for its next person
+        app.to_title()
+        app.scene.on_press("continue")
+        step_until(app, lambda: scene_name(app) == "PassTurnScene", what="the pass screen again")
+    assert not problems, "\n".join(map(str, problems[:40]))
