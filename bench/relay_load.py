@@ -276,7 +276,8 @@ def start_relay(bare: bool, data: str, src: Path = ROOT) -> tuple[subprocess.Pop
     else:
         cmd = [sys.executable, "-m", "bonanza.relay", "--port", "0", "--data", data,
                "--bot-delay", "0", "--max-rate", "10000",
-               "--max-lobbies-per-address", "100000", "--discovery-port", "0"]
+               "--max-lobbies-per-address", "100000",
+               "--max-conns-per-address", "100000", "--discovery-port", "0"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, cwd=str(src))
     line = p.stdout.readline().decode()
     if not line.startswith("listening on"):

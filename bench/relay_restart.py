@@ -35,7 +35,8 @@ def start(data: str) -> tuple[subprocess.Popen, int, float]:
     t0 = time.perf_counter()
     p = subprocess.Popen([sys.executable, "-m", "bonanza.relay", "--port", "0", "--data", data,
                           "--bot-delay", "0", "--max-rate", "10000",
-                          "--max-lobbies-per-address", "100000", "--discovery-port", "0"],
+                          "--max-lobbies-per-address", "100000",
+                          "--max-conns-per-address", "100000", "--discovery-port", "0"],
                          stdout=subprocess.PIPE, env=env)
     assert p.stdout is not None
     line = p.stdout.readline().decode()

@@ -54,6 +54,8 @@ async def _serve(args: argparse.Namespace) -> None:
     if args.max_rate:
         limits.rate = limits.burst = args.max_rate
         limits.kill_burst = 4 * args.max_rate
+    if args.max_conns_per_address:
+        limits.conns_per_address = args.max_conns_per_address
     if args.max_lobbies_per_address:
         limits.lobbies_per_address = args.max_lobbies_per_address
         limits.lobbies = max(limits.lobbies, args.max_lobbies_per_address)
@@ -112,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="messages per second allowed per connection (default 30; benchmarks)")
     p.add_argument("--max-lobbies-per-address", type=int, default=None, metavar="N",
                    help="tables not yet started one address may host (default 8; benchmarks)")
+    p.add_argument("--max-conns-per-address", type=int, default=None, metavar="N",
+                   help="open connections from one address (default 64; benchmarks)")
     # BONANZA_DISCOVERY=host:port (tests, CI) keeps discovery on that address: a relay
     # started by a test never answers anyone but the machine itself.
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from typing import Any, cast
 
 from bonanza.core.wire import FrameDecoder, FrameError, encode_frame
@@ -67,6 +68,7 @@ class Conn(asyncio.Protocol):
         self.slot: Any = None          # the tables.Slot this connection plays, if any
         self.watching: Any = None      # the tables.Table this connection watches, if any
         self.address: str | None = None  # the peer's IP address (the daily's address rule)
+        self.queue_limit = relay.limits.send_queue   # less the kernel's buffer, once known
 
     # ------------------------------------------------------------ asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -74,14 +76,22 @@ class Conn(asyncio.Protocol):
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else None
         lim = self.relay.limits
-        if lim.sndbuf:
-            import socket
-            sock = transport.get_extra_info("socket")
-            if sock is not None:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, lim.sndbuf)
+        # The kernel's send buffer is part of what a reader that never reads holds: it is
+        # capped, and what it really is (Linux doubles what is asked) comes off the queue
+        # this connection may fill in the relay, so the two together stay within send_queue.
+        kernel = 0
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                if lim.sndbuf:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, lim.sndbuf)
+                kernel = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+            except OSError:
+                pass
+        self.queue_limit = max(lim.send_queue // 4, lim.send_queue - kernel)
         # Ask to be told (pause_writing) well before the queue limit; the limit itself is
         # checked on every flush.
-        self.transport.set_write_buffer_limits(high=lim.send_queue // 2)
+        self.transport.set_write_buffer_limits(high=self.queue_limit // 2)
         self.relay.register(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -128,7 +138,7 @@ class Conn(asyncio.Protocol):
             self.relay.flush_soon(self)
         self.out.append(frame)
         self.out_size += len(frame)
-        if self.out_size > self.relay.limits.send_queue:
+        if self.out_size > self.queue_limit:
             self.close("send queue full", abort=True)
 
     def send(self, msg: dict) -> None:
@@ -142,7 +152,7 @@ class Conn(asyncio.Protocol):
         transport.write(out[0] if len(out) == 1 else b"".join(out))
         out.clear()
         self.out_size = 0
-        if transport.get_write_buffer_size() > self.relay.limits.send_queue:
+        if transport.get_write_buffer_size() > self.queue_limit:
             self.close("send queue full", abort=True)
 
     def close(self, reason: str = "", abort: bool = False, linger: bool = True) -> None:
@@ -179,4 +189,4 @@ class Conn(asyncio.Protocol):
         self.tokens -= 1
         if self.tokens >= 0:
             return "ok"
-        return "kill" if self.tokens < lim.burst - lim.kill_burst else "limited"
+        return "kill" if self.tokens < -lim.kill_burst else "limited"

@@ -558,6 +558,9 @@ def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if len(table.watchers_conns) >= MAX_WATCHERS:
         raise Refuse("table_full", f"at most {MAX_WATCHERS} people can watch one table")
     lim = relay.limits
+    if relay.watchers_from(conn.address) >= lim.watchers_per_address:
+        raise Refuse("table_full", f"at most {lim.watchers_per_address} connections from one "
+                                   "address can watch")
     if not relay.buckets.take("watch", conn.address, lim.watch_burst, lim.watch_every):
         raise Refuse("rate_limited", f"too many watch requests from this address: one more "
                                      f"every {lim.watch_every:g} s")

@@ -14,12 +14,15 @@ class Limits:
     idle_timeout: float = 45.0
     rate: float = 30.0            # messages per second, sustained
     burst: float = 150.0          # bucket size: a seat's whole game (about 80 messages) fits
-    kill_burst: float = 400.0     # this far over the limit the connection is closed
+    kill_burst: float = 400.0     # messages refused beyond the burst before the connection closes
     lobbies_per_address: int = 8  # tables not yet started that one address may host
     lobbies: int = 1000           # tables not yet started on the relay
-    send_queue: int = 1 << 20     # bytes waiting for a reader before it is dropped
+    send_queue: int = 1 << 20     # bytes waiting for a reader before it is dropped, the
+                                  # kernel's send buffer included
     housekeeping: float = 1.0     # seconds between idle / hello checks
-    sndbuf: int | None = None     # SO_SNDBUF for accepted sockets (tests of slow readers)
+    sndbuf: int | None = 64 << 10  # SO_SNDBUF asked for accepted sockets (Linux doubles it)
+    conns_per_address: int = 64   # open connections from one address
+    watchers_per_address: int = 16  # connections from one address watching a table
     # caps per address on what outlives a message or reaches other people (relay/caps.py;
     # docs/protocol.md, "Caps"); ``*_every`` is the seconds one more is earned after a burst
     ranked_per_address: int = 3   # ranked runs one address may have running at once

@@ -101,6 +101,7 @@ class Relay:
             lambda t: t.send_each({"type": "table", "table": t.info()}))
         self._lobbies: dict[str, Table] = {}
         self.conns: set[Conn] = set()
+        self._per_address: dict[str | None, int] = {}   # open connections by address
         self.server: asyncio.AbstractServer | None = None
         self.port: int | None = None
         # With idle_exit, ``idle`` is set once the relay has had no connection and no
@@ -232,9 +233,25 @@ class Relay:
     # ------------------------------------------------------------ connections (ConnectionHost)
     def register(self, conn: Conn) -> None:
         self.conns.add(conn)
+        address = conn.address
+        n = self._per_address[address] = self._per_address.get(address, 0) + 1
+        if address is not None and n > self.limits.conns_per_address:
+            conn.send(error_msg("too_many_connections", f"at most "
+                                f"{self.limits.conns_per_address} connections per address"))
+            conn.close("too many connections")
 
     def forget(self, conn: Conn) -> None:
-        self.conns.discard(conn)
+        if conn in self.conns:
+            self.conns.discard(conn)
+            n = self._per_address.get(conn.address, 1) - 1
+            if n > 0:
+                self._per_address[conn.address] = n
+            else:
+                self._per_address.pop(conn.address, None)
+
+    def watchers_from(self, address: str | None) -> int:
+        """Connections from ``address`` watching a table now."""
+        return sum(1 for c in self.conns if c.watching is not None and c.address == address)
 
     def flush_soon(self, conn: Conn) -> None:
         """``conn`` has frames to write: flush them all once, after this iteration's work."""
@@ -321,10 +338,13 @@ class Relay:
             conn.close("no hello")
             return
         verdict = conn.allow()
+        if verdict == "kill":
+            conn.send(error_msg("flooding", f"more than {self.limits.kill_burst:g} messages "
+                                            "over the rate limit: the connection is closed", rid))
+            conn.close("flood")
+            return
         if verdict != "ok":
             conn.send(error_msg("rate_limited", "too many messages: slow down", rid))
-            if verdict == "kill":
-                conn.close("flood")
             return
         handler = HANDLERS.get(kind)
         if handler is None:

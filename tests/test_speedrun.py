@@ -78,3 +78,23 @@ def test_a_stopped_process_cannot_shorten_a_run(tmp_path):
     # times would have counted 0.25 s of them)
     assert 1500 <= int(ms) <= wall * 1000 + 50
     assert v.log.header["meta"]["animation"] == "instant" and v.log.end["meta"]["input"] == "keys"
+
+
+def test_a_key_route_gives_the_same_moves_locally_and_on_a_relay(app):
+    """39 keys (r, Enter, Enter per turn) all at once — the limit of a route faster than the
+    relay's round trip, where every key after a move meets it unanswered: the ranked run
+    queues them and makes exactly the local run's 26 moves, each in its turn
+    (bench/input.py measures 30 and 10 ms a key)."""
+    from bench.input import local_run, ranked_run, speedrunner, summary
+    from bonanza.client.hosting import HostedRelay
+    speedrunner(app)
+    local = summary(local_run(app, 0.0))
+    assert (local["keys_applied"], local["moves"], local["misapplied"]) == (39, 26, 0)
+    app.to_title()
+    relay = HostedRelay(host="127.0.0.1")
+    try:
+        assert relay.ready.wait(15) and relay.port
+        ranked = summary(ranked_run(app, relay.port, 0.0))
+    finally:
+        relay.stop()
+    assert (ranked["keys_applied"], ranked["moves"], ranked["misapplied"]) == (39, 26, 0)

@@ -25,6 +25,13 @@ from .game_base import GameScene
 URGENT_SECONDS = 10
 
 
+# The actions that act on the dice or the sheet: while a move of this window is on its way
+# to the relay they wait, in order, and are carried out on the state the answer brings —
+# as they would be locally, where a move is made before the next key is read.
+QUEUED = frozenset((A.ROLL, A.TOGGLE_DIE, A.BOX, A.CONFIRM, A.UP, A.DOWN, A.LEFT, A.RIGHT,
+                    A.PREV, A.NEXT, A.FIRST, A.LAST))
+
+
 class TableScene(GameScene):
     give_up_key = "game.leave"
     give_up_question = "game.leave_confirm"
@@ -51,6 +58,10 @@ class TableScene(GameScene):
         if self.code and getattr(conn, "token", None) and hasattr(conn, "host"):
             app.profile.remember_table(self.code, conn.host, conn.port, conn.token)
         self._remember_daily()
+        # a move sent and not yet answered (a record of this seat or an error), and the
+        # actions pressed meanwhile, in order (docs/client.md, "Lossless input online")
+        self.awaiting = False
+        self.queued: list = []
         # cells the clock wrote, from every record so far (a resumed game included)
         self._auto = {(r["move"]["seat"], r["move"]["box"]) for r in conn.records
                       if r["move"].get("type") == "write" and r["move"].get("auto")}
@@ -117,10 +128,24 @@ class TableScene(GameScene):
 
     # ---------------------------------------------------------- moves
     def send_roll(self, hold) -> None:
+        self.awaiting = True
         self.conn.send({"type": "roll", "hold": [bool(h) for h in hold]})
 
     def send_write(self, box: str) -> None:
+        self.awaiting = True
         self.conn.send({"type": "write", "box": box})
+
+    def enabled(self, action) -> bool:
+        if self.awaiting and action.name in QUEUED and self.dialog is None:
+            return True         # it waits for the answer (``handle``), then is judged
+        return super().enabled(action)
+
+    def _answered(self) -> None:
+        """The move on its way was answered: carry out what was pressed meanwhile, in
+        order, each judged on the state it now meets, until one sends a move again."""
+        self.awaiting = False
+        while self.queued and not self.awaiting and self.app.scene is self:
+            self.app.dispatch(self.queued.pop(0))
 
     def lost(self) -> bool:
         return self.conn.status == "closed" and not self.done
@@ -221,6 +246,9 @@ class TableScene(GameScene):
         super().on_press(id)
 
     def handle(self, action):
+        if self.awaiting and action.name in QUEUED and self.dialog is None:
+            self.queued.append(action)
+            return
         if action.name == A.CANCEL and self.dialog is None and self.i_gave_up():
             self.show_left()     # watching after giving up: Escape offers the menu again
             return
@@ -259,8 +287,13 @@ class TableScene(GameScene):
         msgs = self.conn.poll()
         if msgs:
             self.app.dirty = True      # a move, a hold, a status: redraw even at the idle rate
+        answered = False
         for msg in msgs:
             kind = msg.get("type")
+            if kind == "error" or (kind == "move" and msg["record"]["move"].get("seat") == self.conn.seat):
+                answered = True
+            elif kind == "status" and msg.get("status") == "closed":
+                self.queued.clear()
             if kind == "error":
                 handle_relay_error(self, msg)
             elif kind in ("move", "clock", "started", "resumed"):
@@ -301,6 +334,8 @@ class TableScene(GameScene):
                 self.finish(msg)
                 return
         super().update(dt)
+        if answered and self.awaiting:
+            self._answered()
         rem = self.remaining()
         shown = None if rem is None else math.ceil(rem)
         if shown != self._shown_secs:      # the clock's figure changed
