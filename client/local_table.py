@@ -119,6 +119,11 @@ class LocalTable:
             self._out.append({"type": "clock"})
 
     def poll(self) -> list[dict[str, Any]]:
+        out, self._out = self._out, []
+        if out:
+            # the scene reads these against the seat that made them: the turn moves on
+            # (and ``seat`` with it) at the next poll
+            return out
         st = self.match.state
         if not st.over and st.active is not None:
             key = (st.turn, st.active)
