@@ -14,6 +14,8 @@ from bonanza.core.settings import DEFAULT_RULESET
 
 from .. import actions as A
 from .. import lang, sprites, theme
+from ..actions import Action
+from ..categories import local_category
 from ..i18n import format_duration
 from ..solo import new_solo_match
 from ..widgets import draw_text
@@ -40,6 +42,13 @@ class SoloGameScene(GameScene):
         self.mode = mode
         self.seed_text = seed_text
         super().__init__(app, match.setup.ruleset, 1)
+        # the attempt counter's category: a set seed's runs count apart from every other
+        self.category = local_category(match.setup.ruleset, seed_text if mode == "solo" else None,
+                                       bool(app.profile.settings["show_hints"]), animation)
+        if mode == "solo":
+            # F5 or this button: end the run, start the next of its category at once
+            self.button("reset", (self.cx + self.half - 200, 70, 200, 40), lambda: self.t("game.reset"),
+                        style="secondary", size=17, action=Action(A.RESET))
         self.run_time: float | None = None
         self.finished = False
         self.record = None
@@ -85,7 +94,35 @@ class SoloGameScene(GameScene):
     def open_pause(self) -> None:
         self.app.open("pause", self)
 
+    def attempt(self) -> int:
+        """This run's number among its category's attempts (the next one before its first roll)."""
+        n = self.app.profile.attempts(self.category)
+        return n if self.clock.started else n + 1
+
+    def can_reset(self) -> bool:
+        # not the offline daily: its one attempt is used when it starts
+        return self.mode == "solo" and not self.state.over and self.dialog is None
+
+    def visible(self, w) -> bool:
+        if w.id == "reset":
+            return self.can_reset()
+        return super().visible(w)
+
+    def enabled(self, action) -> bool:
+        if action.name == A.RESET:
+            return self.can_reset()
+        return super().enabled(action)
+
+    def reset(self) -> None:
+        """The run ends here and the next one of its category starts: the same ruleset,
+        the same seed for a set-seed run (a new secret one otherwise).  A started run was
+        counted at its first roll; it goes nowhere else — no history, no record, no log."""
+        self.app.switch("solo_game", seed_text=self.seed_text, ruleset=self.match.setup.ruleset)
+
     def handle(self, action) -> None:
+        if action.name == A.RESET:
+            self.reset()
+            return
         # Escape with nothing to cancel and no dialog open pauses (it used to ask to give up)
         if (action.name == A.CANCEL and self.dialog is None and self.input.pending is None
                 and not self.state.over):
@@ -100,11 +137,14 @@ class SoloGameScene(GameScene):
         super().on_press(id)
 
     def send_roll(self, hold) -> None:
+        first = not self.clock.started
         _, refusal = self.match.roll(hold)
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
-        else:
-            self._moved()
+            return
+        if first:
+            self.app.profile.count_attempt(self.category)    # the run started
+        self._moved()
 
     def send_write(self, box: str) -> None:
         _, refusal = self.match.write(box)
@@ -159,6 +199,10 @@ class SoloGameScene(GameScene):
     def draw_top_bar(self, surface) -> None:
         super().draw_top_bar(surface)
         self.draw_timer(surface)
+        if self.mode == "solo":
+            draw_text(surface, self.t("game.attempt", n=self.attempt()),
+                      self.layout.rect((self.cx - self.half, 70, self.half, 40)),
+                      self.layout.font_px(17), theme.TEXT_ON_FELT)
 
     def still_redraw(self) -> float:
         # nothing here changes by itself but the timer, which ``draw_live`` redraws alone:
