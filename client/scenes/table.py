@@ -397,7 +397,9 @@ class TableScene(GameScene):
             return
         self.done = True
         data = msg.get("log")
-        playing = self.conn.seat is not None
+        # pass and play: the local table records each person's result in their own records
+        local = getattr(self.conn, "local", False)
+        playing = self.conn.seat is not None and not local
         if data and playing:      # a watcher's store keeps only its own games
             self.app.profile.record_game(data)
         end = msg.get("end") or {}
@@ -408,7 +410,8 @@ class TableScene(GameScene):
         self.app.switch("results", self.state, data, mode="table", my_seat=max(0, self.my_seat),
                         reveal_seed=seed, commitment=commit, conn=self.conn if playing else None,
                         relay=self.relay if playing else None,
-                        sealed_date=self.daily_date() if not data else None)
+                        sealed_date=self.daily_date() if not data else None,
+                        again_scene="pass_setup" if local else None)
 
     def animating(self):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);
