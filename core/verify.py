@@ -294,8 +294,9 @@ def facts(verdict: Verdict) -> dict[str, Any]:
 def category(h: Any, end_meta: dict[str, Any]) -> dict[str, Any]:
     """Which runs a valid log's run compares with (docs/client.md, "Categories"):
     ruleset, how its dice were dealt (``random seed``, ``set seed`` with its text, ``daily``,
-    ``ranked``, ``table``), hints (None when the log does not say) and animation
-    (``instant``, ``animated``, or None when the log does not say)."""
+    ``ranked``, ``table``), hints (None when the log does not say), animation
+    (``instant``, ``animated``, or None when the log does not say) and whether the run was
+    resumed after the program stopped (its time away not counted: never a speedrun)."""
     meta: dict[str, Any] = dict(h["meta"])
     settings: dict[str, Any] = dict(h["settings"])
     mode = h["mode"]
@@ -309,7 +310,8 @@ def category(h: Any, end_meta: dict[str, Any]) -> dict[str, Any]:
     seed_text = meta.get("seed_text") if dealt == "set seed" else None
     return {"ruleset": h["ruleset"], "dealt": dealt,
             "seed_text": escaped(seed_text) if isinstance(seed_text, str) else None,
-            "hints": hints if isinstance(hints, bool) else None, "animation": animation}
+            "hints": hints if isinstance(hints, bool) else None, "animation": animation,
+            "resumed": end_meta.get("resumed") is True}
 
 
 def verify_file(path: str, relay: str | None = None) -> Verdict:

@@ -170,7 +170,7 @@ def test_splits_and_the_tool_assisted_mark_come_from_the_log(capsys):
     script = facts(verify_bytes(_stamped_run(30)))
     assert human["tool_assisted"] is False and script["tool_assisted"] is True
     assert script["category"] == {"ruleset": "bonanza", "dealt": "set seed", "seed_text": "pace",
-                                  "hints": False, "animation": "instant"}
+                                  "hints": False, "animation": "instant", "resumed": False}
     assert script["time_proven"] is False and script["splits_ms"] and sum(script["splits_ms"]) == script["time_ms"]
     assert cli(["verify", str(golden / "solo-stamped.bonanza")]) == 0
     line = capsys.readouterr().out.splitlines()[0]

@@ -88,6 +88,8 @@ def category_text(c: Mapping[str, Any]) -> str:
         parts.append("hints" if c["hints"] else "no hints")
     if c["animation"] is not None:
         parts.append(c["animation"])
+    if c.get("resumed"):
+        parts.append("resumed (time away not counted: not a speedrun)")
     return ", ".join(parts)
 
 

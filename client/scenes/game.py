@@ -29,14 +29,22 @@ class SoloGameScene(GameScene):
     give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
-                 mode: str = "solo", ruleset: str = DEFAULT_RULESET):
+                 mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None):
         animation = app.profile.settings["animation"]
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza", "animation": animation,
                                          "hints": bool(app.profile.settings["show_hints"])})
         self.match = match
-        self.clock = RunClock(app.wall)
+        # a game the title's "Continue" brought back (``client.saved_game``): its clock goes
+        # on from the last move's stamp (the time away not counted), and the run is marked
+        # resumed in its end (never a speedrun)
+        self.resumed = resumed_ms is not None
+        records = match.log.records
+        if self.resumed and records:
+            last = records[-1].get("at")
+            resumed_ms = last if isinstance(last, int) and last >= 0 else resumed_ms
+        self.clock = RunClock(app.wall, resumed_ms if records else None)
         match.log.stamp = self.clock.stamp      # every record: ms since the first roll
         self.animations = {animation}           # settings used during the run (the pause opens them)
         self.inputs: set[str] = set()           # keys, mouse: how the moves were asked for
@@ -93,6 +101,18 @@ class SoloGameScene(GameScene):
         if self.match.state.over and self.run_time is None:
             records = self.match.log.records_from(len(self.match.log) - 1)
             self.run_time = records[0].get("at", 0) / 1000 if records else 0.0
+        self.save_progress()
+
+    def save_progress(self) -> None:
+        """After every move the game is saved for the title's "Continue" (the log is the
+        save, ``client.saved_game``); a finished game is the records', not a save."""
+        from .. import saved_game
+        if self.mode != "solo":
+            return
+        if self.match.state.over:
+            saved_game.clear(self.app.profile)
+            return
+        saved_game.save(self.app.profile, "solo", self.match, {"run_ms": self.clock.ms()})
 
     def open_pause(self) -> None:
         self.app.open("pause", self)
@@ -120,6 +140,8 @@ class SoloGameScene(GameScene):
         """The run ends here and the next one of its category starts: the same ruleset,
         the same seed for a set-seed run (a new secret one otherwise).  A started run was
         counted at its first roll; it goes nowhere else — no history, no record, no log."""
+        from .. import saved_game
+        saved_game.clear(self.app.profile)      # a reset run is not one to continue
         self.app.switch("solo_game", seed_text=self.seed_text, ruleset=self.match.setup.ruleset)
 
     def handle(self, action) -> None:
@@ -168,9 +190,11 @@ class SoloGameScene(GameScene):
 
     def end_meta(self) -> dict:
         """What the end record says about how the run was played, beside its time: the
-        input used for its moves, whether hints were on at any move and, if it changed
-        mid-run, every animation setting."""
+        input used for its moves, whether hints were on at any move, whether it was
+        resumed and, if it changed mid-run, every animation setting."""
         meta: dict = {"input": "+".join(sorted(self.inputs)) or "keys", "hints": self.hints_seen}
+        if self.resumed:
+            meta["resumed"] = True
         if len(self.animations) > 1:
             meta["animation"] = "+".join(sorted(self.animations))
         return meta
