@@ -33,6 +33,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "relays": {},               # (before keys were pinned by key) "address:port": fingerprint
     "relay_keys": {},           # relay keys pinned by key (hex): the "address:port"s met at
     "relay_keys_met": [],       # every relay key (hex) met in a lobby or trusted on the board
+    "run_attempts": {},         # runs started per local category (client.categories), resets too
 }
 # "off" is reduce motion; "instant" (the speedrun setting) is the same and drops the roll guard
 ANIMATION_SECONDS = {"instant": 0.0, "off": 0.0, "fast": 0.18, "normal": 0.45}
@@ -291,6 +292,21 @@ class Profile:
             return None
         from .store.records import finish_and_record
         return self._record(lambda: finish_and_record(store, match, duration_ms, meta=meta))
+
+    def attempts(self, category: str) -> int:
+        """How many runs of ``category`` were started (a first roll), reset ones included."""
+        n = (self.settings.get("run_attempts") or {}).get(category, 0)
+        return n if type(n) is int and n >= 0 else 0
+
+    def count_attempt(self, category: str) -> int:
+        """A run of ``category`` started: one attempt more (kept with the settings, never in
+        the history); returns the new count."""
+        counts = {k: v for k, v in (self.settings.get("run_attempts") or {}).items()
+                  if isinstance(k, str) and type(v) is int}
+        counts[category] = self.attempts(category) + 1
+        self.settings["run_attempts"] = counts
+        self.save()
+        return counts[category]
 
     def daily_score(self, date_iso: str) -> int | None:
         if self.store is None:

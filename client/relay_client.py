@@ -22,6 +22,7 @@ from bonanza.core.dice import commitment
 from bonanza.core.follower import Desync, SeatClaim, TableFollower
 from bonanza.core.game import GameState
 from bonanza.core.match import kept_by_default
+from bonanza.core.rounds import OwnRound, signed_point
 from bonanza.core.verify import Verdict
 from bonanza.core.wire import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameDecoder, FrameError, encode_frame
 
@@ -71,6 +72,10 @@ class RelayClient:
 
     def _reset_game(self) -> None:
         self.game = TableFollower()
+        # A daily table played in rounds: this seat's own moves of the round, shown to it
+        # alone until every seat has played (core.rounds); None elsewhere.
+        self.own: OwnRound | None = None
+        self.round: dict | None = None        # the last ``round`` message: who still plays
         self.clock: dict | None = None
         self.desync: str | None = None
 
@@ -187,7 +192,11 @@ class RelayClient:
                     else kept_by_default(self.state, self.seat, self.held)
             if kind == "roll" and not (isinstance(hold, list) and len(hold) == 5):
                 return msg            # malformed: the relay refuses it as it is
-            if type(seq) is int:
+            if self.own is not None and self.state is not None:
+                intent = signing.round_intent_body(signed_point(self.state, self.own.seat),
+                                                   kind, hold, msg.get("box"))
+                msg["sig"] = self.signer.sign_intent(self.header["chain"], intent)
+            elif type(seq) is int:
                 intent = signing.intent_body(seq, kind, hold, msg.get("box"))
                 msg["sig"] = self.signer.sign_intent(self.header["chain"], intent)
         return msg
@@ -278,7 +287,23 @@ class RelayClient:
             self.clock = msg.get("clock")
         elif kind == "move":
             self.game.take(msg["record"])
+            move = msg["record"]["move"]
+            if self.own is not None:
+                if move.get("seat") == self.own.seat:
+                    self._own_check(self.own.confirm(move))
+                if self.game.state is not None and self.game.state.over:
+                    self.own.moves = []
+            else:
+                self.clock = msg.get("clock")
+        elif kind == "own_move" and self.own is not None and self.game.state is not None:
+            self._own_check(self.own.take(self.game.state, msg["move"], msg.get("held")))
             self.clock = msg.get("clock")
+        elif kind == "round" and self.own is not None:
+            if self.own.moves and (self.round or {}).get("round") != msg.get("round"):
+                self._own_check("the relay did not log the moves it showed this seat")
+            self.round, self.clock = msg, msg.get("clock")
+        elif kind == "hold" and self.own is not None:
+            self.own.held = list(msg["held"])
         elif kind == "hold":
             self.game.hold(msg["held"])
         elif kind == "clock":
@@ -298,11 +323,26 @@ class RelayClient:
                 self._start_game(header)
             self.game.catch_up(msg.get("records", []), msg.get("held"))
             self.clock = msg.get("clock")
+            mine = msg.get("round")
+            if self.own is not None and isinstance(mine, dict) and self.game.state is not None:
+                self.own = OwnRound(self.own.seat)
+                for move in mine.get("moves", []):
+                    self._own_check(self.own.take(self.game.state, move, None))
+                self.own.held = list(mine.get("held") or self.own.held)
+                self.round, self.clock = mine, mine.get("clock")
             if msg.get("end") is not None:
                 self._take_end(msg["end"])
 
     def _start_game(self, header: dict) -> None:
         self.game.start(header, self._claim())
+        dice = header.get("dice") or {}
+        if dice.get("rounds") is True and self.seat is not None:
+            self.own = OwnRound(self.seat)
+
+    @staticmethod
+    def _own_check(problem: str | None) -> None:
+        if problem is not None:
+            raise Desync(problem)
 
     def _claim(self) -> SeatClaim | None:
         """Before the first roll: our contribution and our key are in the header as we
@@ -325,7 +365,18 @@ class RelayClient:
 
     @property
     def state(self) -> GameState | None:
-        return self.game.state
+        """The game as this seat sees it: in a round, with its own moves of the round."""
+        st = self.game.state
+        if self.own is not None and st is not None and not st.over:
+            return self.own.view(st)
+        return st
+
+    @property
+    def round_done(self) -> bool:
+        """A daily round: this seat has played its turn and waits for the others."""
+        st = self.game.state
+        return (self.own is not None and st is not None and not st.over
+                and (self.own.done or self.own.view(st).active != self.own.seat))
 
     @property
     def records(self) -> list[dict]:
@@ -337,7 +388,7 @@ class RelayClient:
 
     @property
     def held(self) -> list[bool]:
-        return self.game.held
+        return list(self.own.held) if self.own is not None else self.game.held
 
     @property
     def end(self) -> dict | None:
@@ -355,7 +406,8 @@ class RelayClient:
     @property
     def my_turn(self) -> bool:
         return (self.state is not None and not self.state.over and self.seat is not None
-                and self.state.active == self.seat)
+                and self.state.active == self.seat
+                and not self.round_done)
 
     # ------------------------------------------------------------ requests
     async def list_tables(self) -> list[dict]:
@@ -605,6 +657,11 @@ class RelayConnection:
     @property
     def held(self) -> list[bool]:
         return self.client.held if self.client else [False] * 5
+
+    @property
+    def round_done(self) -> bool:
+        """A daily round: this seat played its turn and waits for the others."""
+        return self.client.round_done if self.client else False
 
     @property
     def clock(self) -> dict | None:

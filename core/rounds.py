@@ -17,13 +17,14 @@ rolls it made in it); ``core.verify`` checks that form in a ``rounds`` log.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence, Union
+from typing import Sequence, Union, cast
 
 from . import dice as dice_mod
 from .game import (
     GameState,
     Refusal,
     apply_legal,
+    check,
     check_give_up,
     check_hold,
     check_roll,
@@ -44,6 +45,62 @@ def signed_point(state: GameState, seat: int) -> tuple[int, int]:
     return state.sheets[seat].filled_count, state.rolls if state.active == seat else 0
 
 
+def own_view(committed: GameState, seat: int) -> GameState:
+    """The state a seat plays its turn of the round on: the game as committed, with that
+    seat to play (or nobody, when it is out of the game)."""
+    out = committed.over or committed.has_given_up(seat) or committed.sheets[seat].is_complete
+    return replace(committed, active=None if out else seat, rolls=0, dice=None)
+
+
+class OwnRound:
+    """A seat's own moves of the round as its client follows them (``own_move``), on top
+    of the game as committed; when the round's records come, the seat's must be exactly
+    the moves it was shown (``confirm``), or the relay showed one thing and logged another."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.moves: list[Move] = []
+        self.held: list[bool] = list(NO_HOLD)
+
+    @property
+    def done(self) -> bool:
+        """This seat has played its turn of the round (wrote or gave up)."""
+        return any(m["type"] != "roll" for m in self.moves)
+
+    def view(self, committed: GameState) -> GameState:
+        v = own_view(committed, self.seat)
+        for move in self.moves:
+            v = apply_legal(v, move)
+        return v
+
+    def take(self, committed: GameState, move: object, held: Sequence[bool] | None) -> str | None:
+        """Fold a move the relay says this seat made; the reason when it cannot be."""
+        v = self.view(committed)
+        if not isinstance(move, dict) or move.get("seat") != self.seat:
+            return "the relay showed a move of another seat during the round"
+        if move.get("type") == "give_up" and v.active != self.seat:
+            self.moves.append(cast(Move, move))   # after writing: logged after the round
+            return None
+        refusal = check(v, move)
+        if refusal is not None:
+            return f"the relay showed an illegal move: {refusal.message}"
+        self.moves.append(cast(Move, move))
+        self.held = list(held) if held is not None \
+            else held_after(v, apply_legal(v, cast(Move, move)), cast(Move, move), self.held)
+        return None
+
+    def confirm(self, move: object) -> str | None:
+        """A record of this seat's in the round's reveal: the next move it was shown."""
+        if not self.moves:
+            return "the relay logged a move this seat was never shown"
+        shown = self.moves.pop(0)
+        if shown != move:
+            return "the relay logged another move than the one it showed this seat"
+        if not self.moves:
+            self.held = list(NO_HOLD)
+        return None
+
+
 class RoundPlay:
     """The current round of a daily table: each seat's private view and moves."""
 
@@ -62,12 +119,7 @@ class RoundPlay:
         """The game as ``seat`` sees it now: everything committed, and its own moves of
         this round (with itself to play until it wrote)."""
         v = self._views.get(seat)
-        if v is None:
-            st = self.match.state
-            active = None if st.over or st.has_given_up(seat) \
-                or st.sheets[seat].is_complete else seat
-            v = replace(st, active=active, rolls=0, dice=None)
-        return v
+        return own_view(self.match.state, seat) if v is None else v
 
     def held(self, seat: int) -> list[bool]:
         return list(self._held.get(seat, NO_HOLD))

@@ -90,14 +90,17 @@ def _intent(table: Table, slot: Slot, msg: dict, kind: MoveType) -> Intent | Non
     hold = box = None
     if kind == "roll":
         hold = msg["hold"] if "hold" in msg and msg["hold"] is not None \
-            else table.started_match.roll_hold(slot.index)
+            else table.roll_hold(slot.index)
         if not (isinstance(hold, list) and len(hold) == 5 and all(type(h) is bool for h in hold)):
             return None
     elif kind == "write":
         box = msg.get("box")
         if not isinstance(box, str):
             return None
-    intent = signing.intent_body(seq, kind, hold, box)
+    # At a daily table played in rounds a seat cannot know where its move will stand in
+    # the log: it signs its own place (core.rounds.signed_point) instead.
+    intent = signing.intent_body(seq, kind, hold, box) if table.rounds is None \
+        else signing.round_intent_body(table.rounds.point(slot.index), kind, hold, box)
     sig = msg.get("sig")
     chain = table.started_match.log.header["chain"]
     if not isinstance(sig, bytes) or not signing.valid(slot.key,
@@ -390,9 +393,11 @@ def _begin(relay: Host, table: Table, conn: Conn | None, rid: Any) -> None:
     settings: GameSettings = {} if table.turn_seconds is None else {
         "turn_seconds": table.turn_seconds}
     if table.daily_date is not None:
+        # played in rounds: around the table, later seats would see their own dice early
         match = Match.create_day(table.daily_date, seats, table.seed, settings=settings,
                                  meta={"date": table.daily_date, "table": table.code},
-                                 signer=relay.signer, seat_keys=[s.key for s in table.slots])
+                                 signer=relay.signer, seat_keys=[s.key for s in table.slots],
+                                 rounds=True)
         table.begin(match, conn, rid)
         return
     match = Match.create(table.ruleset, seats, table.seed, mode="table",
@@ -598,7 +603,8 @@ def resume(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         "header": match.log.header if match else None,
         "records": match.log.records_from(seq) if match else [],
         "held": table.held, "clock": table.clock_info() if match else None,
-        "end": table.end_msg, "restarted": slot.restored}, rid)
+        "end": table.end_msg, "restarted": slot.restored,
+        "round": table.rounds.seat_state(slot.index) if table.rounds is not None else None}, rid)
     slot.restored = False
     if table.running:
         table.send_each({"type": "table", "table": table.info()})

@@ -167,6 +167,7 @@ class Journals:
         self._dirty: dict[Journal, None] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._syncing: list[Journal] = []
+        self._inflight: asyncio.Future | None = None   # the group commit's worker, if running
         self.failing = False
         self.commits = 0
 
@@ -227,10 +228,11 @@ class Journals:
         waiting = [(j, j.waiters) for j in batch]
         for j in batch:
             j.waiters = []
-        fut = loop.run_in_executor(None, _sync_all, fds)
+        fut = self._inflight = loop.run_in_executor(None, _sync_all, fds)
         fut.add_done_callback(lambda f: self._committed(f, waiting))
 
     def _committed(self, fut: asyncio.Future, waiting: list) -> None:
+        self._inflight = None
         batch, self._syncing = self._syncing, []
         self.commits += 1
         err = fut.exception()
@@ -289,6 +291,14 @@ class Journals:
         """Everything written and durable now (the relay is stopping)."""
         for j in list(self.open.values()):
             self.commit_now(j)
+
+    async def quiesce(self, limit: float = 5.0) -> None:
+        """Let a group commit under way finish before the journals close: its worker thread
+        still uses their descriptors (closing them under it is a spurious disk error, or
+        a sync of whatever file reused the number)."""
+        fut = self._inflight
+        if fut is not None:
+            await asyncio.wait([fut], timeout=limit)
 
     def close_all(self) -> None:
         if self._timer is not None:

@@ -164,6 +164,7 @@ class Relay:
                 timer.cancel()
         for table in self.tables.values():
             table.stop_timer()
+        await self.journals.quiesce()
         self.journals.close_all()
         await asyncio.sleep(0)
         self.daily.close()

@@ -23,6 +23,7 @@ from bonanza.core.records import GiveUpReason, Intent, MoveRecord, SeatKind
 from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.wire import LENGTH, encode_frame
 
+from .rounds import TableRounds
 from .services import GameJournal, TableServices, Timer
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -117,6 +118,7 @@ class Table:
         self.restored = False                  # resumed from its journal after a restart
         self.ended_by: str | None = None       # why the relay itself ended the game
         self.unrecorded = False                # its result was refused by the disk once
+        self.rounds: TableRounds | None = None  # a daily table's rounds (relay/rounds.py)
 
     # ------------------------------------------------------------ seats
     def bot_policy(self, k: int) -> str:
@@ -230,6 +232,7 @@ class Table:
     # ------------------------------------------------------------ the game
     def begin(self, match: Match, sender: "Conn | None" = None, rid: Any = None) -> None:
         self.match = match
+        self._rounds()
         self.journal = self.services.journals.opened(self)
         self._new_turn()
         self.send_each({"type": "started", "table": self.info(), "header": match.log.header,
@@ -243,6 +246,8 @@ class Table:
         """``seat`` rolls keeping ``hold`` (None: what it announced it holds)."""
         if self.finished:
             return GAME_OVER
+        if self.rounds is not None:
+            return self.rounds.roll(seat, hold, auto, sender, rid, intent)
         rec, refusal = self.started_match.roll(hold, auto, seat=seat, intent=intent)
         if rec is not None:
             self._moved(rec, sender, rid)
@@ -253,6 +258,8 @@ class Table:
               intent: Intent | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
+        if self.rounds is not None:
+            return self.rounds.write(seat, box, auto, sender, rid, intent)
         rec, refusal = self.started_match.write(box, auto, seat=seat, intent=intent)
         if rec is not None:
             self._moved(rec, sender, rid)
@@ -262,6 +269,8 @@ class Table:
                 rid: Any = None, intent: Intent | None = None) -> Refusal | None:
         if self.finished:
             return GAME_OVER
+        if self.rounds is not None:
+            return self.rounds.give_up(seat, why, sender, rid, intent)
         rec, refusal = self.started_match.give_up(seat, why, intent)
         if rec is not None:
             self._moved(rec, sender, rid)
@@ -272,6 +281,8 @@ class Table:
         """``seat`` announces the dice it holds; everyone sees them at once."""
         if self.finished:
             return GAME_OVER
+        if self.rounds is not None:      # a round's holds are the seat's own business
+            return self.rounds.hold(seat, mask, sender, rid)
         match = self.started_match
         refusal = match.hold(seat, mask)
         if refusal is None:
@@ -345,8 +356,22 @@ class Table:
             at = math.ceil(left) - 1
         return deadline - at if at >= 1 else None
 
+    def _rounds(self) -> TableRounds | None:
+        """A daily table played in rounds keeps them in ``rounds`` (one clock per seat)."""
+        if self.rounds is None and self.started_match.rounds:
+            self.rounds = TableRounds(self)
+        return self.rounds
+
+    def roll_hold(self, seat: int) -> list[bool]:
+        """What a roll by ``seat`` without a hold keeps (in its round, at a daily table)."""
+        if self.rounds is not None:
+            return self.rounds.roll_hold(seat)
+        return self.started_match.roll_hold(seat)
+
     def _new_turn(self) -> bool:
         """Set up the clock when the turn changed; True when it did."""
+        if self._rounds() is not None:   # played in rounds: each seat's clock is there
+            return False
         st = self.started_match.state
         active = st.active if st.active is not None else -1   # -1: over, nobody's turn
         turn_id = (st.turn, active)
@@ -375,7 +400,11 @@ class Table:
         return full
 
     def _after(self) -> None:
-        """Start the bot's turn when a bot is to play."""
+        """Start the bot's turn when a bot is to play (or the round, in rounds)."""
+        rounds = self._rounds()
+        if rounds is not None:
+            rounds.start()
+            return
         st, turn_id = self.started_match.state, self.turn_id
         if st.over or self.finished or st.active is None or turn_id is None:
             return
@@ -477,6 +506,8 @@ class Table:
         services, match = self.services, self.started_match
         self.finished_at = services.clock.now()
         self.stop_timer()
+        if self.rounds is not None:
+            self.rounds.stop_timer()
         meta: dict[str, Any] = {"relay": "bonanza-relay", "table": self.code}
         if self.ended_by is not None:
             meta["ended_by"] = "relay"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import tempfile
+from typing import Callable
 
 from bonanza.client.relay_client import RelayClient
 from bonanza.relay.clock import ManualClock, ScaledClock
@@ -46,10 +47,32 @@ async def two_at_a_table(relay: Relay, turn_seconds: int = 90) -> tuple[RelayCli
     return a, b
 
 
-async def settle(rounds: int = 20) -> None:
-    """Let queued callbacks and socket traffic run."""
-    for _ in range(rounds):
-        await asyncio.sleep(0.005)
+async def barrier(*clients: RelayClient, timeout: float = 30.0) -> None:
+    """Each client's messages sent before have been handled by the relay, and what the relay
+    sent them before has arrived: a ping each, in the order given, waiting for its pong (one
+    TCP stream keeps order both ways).  It covers what the relay does at once for a message
+    or in a timer callback (``ManualClock.advance`` runs those before returning), not what a
+    task it spawned does later (a bot's turn): wait for that one's message with
+    ``wait_until``.  Use it before asserting that nothing happened."""
+    for c in clients:
+        await c.request({"type": "ping"}, timeout)
+
+
+async def eventually(predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait for the relay's own state (no client to hear of it, e.g. after one closed) to
+    make ``predicate`` true, a loop turn at a time; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + timeout
+    while not predicate():
+        if loop.time() > until:
+            raise asyncio.TimeoutError("the relay did not reach the expected state in time")
+        await asyncio.sleep(0.001)
+
+
+async def tasks_done(relay: Relay, timeout: float = 30.0) -> None:
+    """The tasks the relay spawned (bot and away turns) have all finished: after
+    ``ManualClock.advance`` with bots that wait no game time (``bot_delay`` 0)."""
+    await eventually(lambda: not relay._tasks, timeout)
 
 
 def choose_box(state) -> str:
@@ -143,8 +166,8 @@ def relay_in_thread(**kw):
         loop.close()
 
 
-__all__ = ["running_relay", "connect", "two_at_a_table", "settle", "choose_box", "ManualClock",
-           "ScaledClock", "Limits"]
+__all__ = ["running_relay", "connect", "two_at_a_table", "barrier", "eventually", "tasks_done",
+           "choose_box", "ManualClock", "ScaledClock", "Limits"]
 
 
 async def play_turn_step(c: RelayClient) -> dict:
@@ -159,6 +182,20 @@ async def play_to_end(clients: list[RelayClient], timeout: float = 30.0) -> None
     watcher = clients[0]
     loop = asyncio.get_running_loop()
     until = loop.time() + timeout
+    if watcher.own is not None:                  # a daily table played in rounds
+        while watcher.end is None:
+            if loop.time() > until:
+                raise asyncio.TimeoutError("the game did not end in time")
+            movers = [c for c in clients if c.connected and c.my_turn]
+            if not movers:
+                seq = watcher.seq
+                await watcher.wait_until(
+                    lambda: watcher.seq > seq or watcher.end is not None
+                    or any(c.connected and c.my_turn for c in clients), until - loop.time())
+                continue
+            for c in movers:
+                await play_turn_step(c)
+        return
     while watcher.end is None:
         if loop.time() > until:
             raise asyncio.TimeoutError("the game did not end in time")

@@ -74,11 +74,18 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
         key(app, pygame.K_h)
         assert app.toast.text == lang.t("game.no_hints_daily")
         assert app.profile.settings["show_hints"] is True
-        shot = False
+        shot = waited = False
         deadline = time.time() + 120
         while app.scene is game:
             assert time.time() < deadline, "the table did not end"
-            _other_seat_moves(bea)
+            if game.round_done():      # played in rounds: Bea plays after Ana wrote
+                if not waited:
+                    waited = True
+                    # no die and no clock of its own while the others play the round
+                    step_until(app, lambda: game.remaining() is None, what="the clock stops")
+                    assert game.state.dice is None and not game.my_turn()
+                    app.screenshot(artifacts / "client_daily_table_round_waiting.png")
+                _other_seat_moves(bea)
             st = game.state
             if game.my_turn():
                 seq = st.seq
@@ -98,6 +105,7 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
             else:
                 app.step(1 / 60)
                 time.sleep(0.005)
+        assert waited
         results = app.scene
         assert type(results).__name__ == "ResultsScene"
         assert results.verdict is None and results.sealed_date == DAY1

@@ -56,8 +56,8 @@ def test_closing_the_hosts_window_mid_game_leaves_the_table_playing(data_dirs, a
             app.screenshot(artifacts / "client_host_quit_question.png")
             pilot.click(app, "dialog_no")                          # Stay: nothing happens
             assert app.running and table.dialog is None
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-            app.step()
+            app._on_ctrl_c()                                       # Ctrl-C asks the same
+            assert app.running and table.dialog == "host_quit"
             pilot.click(app, "dialog_yes")                         # Close: the table plays on
             assert not app.running
         finally:

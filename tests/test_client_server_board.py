@@ -74,3 +74,34 @@ def test_a_key_replaced_at_its_address_still_vouches_for_its_games(app):
     profile.check_relay_key("127.0.0.1", 7777, key)
     profile.pin_relay_key("127.0.0.1", 7777, new_key)      # the player accepted the new one
     assert profile.relay_key_met(key) and profile.relay_key_met(new_key)
+
+
+def test_the_server_board_fits_in_six_languages_at_960x540(app, artifacts):
+    """The signer column, the unknown-key mark and the trust button in every language at
+    the smallest window (screenshots saved for each)."""
+    import pygame
+
+    from bonanza.client import i18n, theme, widgets
+    (met_log, met_key), (other_log, _) = ranked_logs((0, False), (1, False))
+    app.apply_window(theme.MIN_WINDOW)
+    app.profile.name = "Ana0"
+    app.profile.check_relay_key("127.0.0.1", 7777, met_key)
+    for log in (met_log, other_log):
+        assert app.profile.record_game(log) is not None
+    problems = []
+    for code in i18n.LANGUAGES:
+        app.set_language(code)
+        app.to_title()
+        app.open("records")
+        records = app.scene
+        records.set_tab("relay")
+        records.select(1)                          # the unknown key: its mark and the trust button
+        app.step()
+        assert records.visible(records.widget("trust"))
+        widgets.FIT_REPORT.clear()
+        app.draw()
+        for text, px, width, max_width in widgets.FIT_REPORT:
+            if width > max_width + 1 or px < theme.MIN_READABLE_PX:
+                problems.append((code, text, px, width, max_width))
+        pygame.image.save(app.screen, str(artifacts / f"client_records_server_{code}.png"))
+    assert not problems, "\n".join(map(str, problems[:40]))

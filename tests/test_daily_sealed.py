@@ -10,7 +10,7 @@ from bonanza.client.relay_client import RelayError
 from bonanza.core.names import name_key
 from bonanza.relay.daily import DailyStore
 from bonanza.relay.server import DAILY_LIMIT
-from tests.relay_harness import ManualClock, connect, play_to_end, running_relay, settle
+from tests.relay_harness import ManualClock, connect, play_to_end, running_relay, tasks_done
 
 
 def run(coro):
@@ -68,7 +68,7 @@ def test_an_attempt_nobody_plays_ends_by_itself():
             await a.daily_play("Ana")
             for _ in range(int(DAILY_LIMIT // 600) + 1):   # connected, never playing
                 clock.advance(600)
-                await settle(2)
+                await tasks_done(relay)                 # the away turn the clock started
                 await a.request({"type": "ping"})       # a living connection
             await a.wait_until(lambda: a.end is not None)
             assert all(r["move"].get("auto") for r in a.records)   # the clock played it

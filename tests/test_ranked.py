@@ -11,7 +11,7 @@ from bonanza.core.game import Seat
 from bonanza.core.log import MAGIC, chain_next, pack, parse_log
 from bonanza.core.match import Match
 from bonanza.core.verify import verify_bytes
-from tests.relay_harness import ManualClock, connect, play_turn_step, running_relay
+from tests.relay_harness import ManualClock, connect, eventually, play_turn_step, running_relay
 
 
 def run(coro):
@@ -89,10 +89,10 @@ def test_a_run_nobody_plays_is_counted_and_ends():
             await a.ranked_play("Ana", "yacht", hints=True)
             assert a.header["settings"] == {"hints": True}
             await a.close()
-            await asyncio.sleep(0.05)
+            await eventually(lambda: not relay.conns)
             from bonanza.relay.server import DAILY_ABANDON
             clock.advance(DAILY_ABANDON + 5)
-            await asyncio.sleep(0.05)
+            await eventually(lambda: not any(t.running for t in relay.tables.values()))
             assert relay.ranked.attempts("Ana") == 1
             assert relay.ranked.board("yacht", True) == []      # given up: not on the board
             assert not any(t.running for t in relay.tables.values())

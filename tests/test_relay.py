@@ -18,12 +18,13 @@ from bonanza.core.verify import verify_bytes
 from tests.relay_harness import (
     ManualClock,
     ScaledClock,
+    barrier,
     choose_box,
     connect,
+    eventually,
     play_to_end,
     play_turn_step,
     running_relay,
-    settle,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +100,7 @@ def test_refusals_go_to_the_sender_only():
             with pytest.raises(RelayError) as e:
                 await active.hold([True] * 5)
             assert e.value.code == "must_roll_first"
-            await settle()
+            await barrier(a, b, c)
             for x in (a, b, c):   # nobody else saw the errors
                 errors = [m for m in list(x.events._queue) if m["type"] == "error"]
                 assert len(errors) == (1 if x is other else 3 if x is active else 0)
@@ -169,8 +170,7 @@ def test_clock_auto_moves_away_and_last_seat_wins():
             assert rec["type"] == "write" and rec["auto"] is True
             await play_turn_step(away)
             away.drop()                                   # the connection drops
-            await settle()
-            assert relay.tables[code].slots[away.seat].conn is None
+            await eventually(lambda: relay.tables[code].slots[away.seat].conn is None)
             autos = 0
             while not mover.state.over:
                 if mover.state.active == mover.seat:
@@ -207,7 +207,7 @@ def test_resume_gets_missed_moves_and_leave_is_giving_up():
                     break
                 await mover.wait_until(lambda: mover.seq == relay.tables[code].match.state.seq)
                 await play_turn_step(mover)
-            await settle()
+            await barrier(a, c)
             resumed = await b.reconnect()
             assert [r["seq"] for r in resumed["records"]] == list(range(seen + 1, a.seq + 1))
             assert b.records == a.records and b.state == a.state and b.desync is None
@@ -318,9 +318,8 @@ def test_relay_connection_thread_wrapper():
     stop = loop.create_future()
     t = threading.Thread(target=lambda: loop.run_until_complete(serve(ready, stop)), daemon=True)
     t.start()
-    while not ready.done():
-        time.sleep(0.01)
-    port = ready.result()
+    port = asyncio.run_coroutine_threadsafe(asyncio.wait_for(asyncio.shield(ready), 30),
+                                            loop).result(40)
     conn = RelayConnection("127.0.0.1", port)
     try:
         deadline = time.monotonic() + 10

@@ -7,7 +7,7 @@ import asyncio
 
 from bonanza.relay.clock import ManualClock
 from bonanza.relay.tables import AWAY_SECONDS
-from tests.relay_harness import connect, play_turn_step, running_relay, settle
+from tests.relay_harness import barrier, connect, eventually, play_turn_step, running_relay
 
 
 def run(coro, limit: float = 60):
@@ -30,8 +30,7 @@ def test_a_disconnected_seat_gets_a_short_clock_after_its_first_automatic_turn()
                 await play_turn_step(b)
                 await a.wait_until(lambda: a.state.active == a.seat)
             b.drop()
-            await settle()
-            assert relay.tables[code].slots[b.seat].conn is None
+            await eventually(lambda: relay.tables[code].slots[b.seat].conn is None)
             await a.wait_until(lambda: any(not p["connected"] for p in a.table["players"]))
             waits = []
             while not a.state.over:
@@ -44,7 +43,7 @@ def test_a_disconnected_seat_gets_a_short_clock_after_its_first_automatic_turn()
                 left = a.clock["remaining"]
                 waits.append(left)
                 clock.advance(left - 0.5)          # not yet: the seat still has its turn
-                await settle()
+                await barrier(a)
                 assert a.state.active == b.seat
                 clock.advance(0.5)
                 await a.wait_until(lambda: a.state.active == a.seat or a.end is not None)
@@ -68,14 +67,11 @@ def test_a_player_alone_keeps_the_full_clock():
             await a.start()
             await a.wait_until(lambda: a.header is not None and a.state.active == a.seat)
             a.drop()
-            await settle()
             table = relay.tables[code]
             slot = table.slots[0]
-            clock.advance(30)
-            for _ in range(50):                  # the clock plays; the bot plays
-                await settle()
-                if slot.autos >= 1 and table.match.state.active == 0:
-                    break
+            await eventually(lambda: slot.conn is None)
+            clock.advance(30)                    # the clock plays; the bot plays
+            await eventually(lambda: slot.autos >= 1 and table.match.state.active == 0)
             assert slot.autos >= 1 and table.match.state.active == 0
             assert table.seconds_for(slot) == 30   # nobody waits for this seat
     run(main())

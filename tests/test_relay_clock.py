@@ -6,7 +6,7 @@ import asyncio
 
 from bonanza.relay.server import DAILY_ABANDON
 from bonanza.relay.tables import FINISHED_KEEP
-from tests.relay_harness import ManualClock, connect, running_relay, settle
+from tests.relay_harness import ManualClock, barrier, connect, eventually, running_relay
 
 HOUSEKEEPING = 1    # the relay's own housekeeping timer is always pending on its clock
 
@@ -39,7 +39,8 @@ def test_clock_announcements_every_5_s_then_every_second():
             _clocks(a), _clocks(b)
             for _ in range(4):
                 clock.advance(5)
-            await settle(5)
+            for c in (a, b):
+                await c.wait_until(lambda c=c: c.clock["remaining"] == 10.0)
             assert _clocks(a) == [25.0, 20.0, 15.0, 10.0]
             assert b.clock["remaining"] == 10.0 and b.clock["seat"] == first
             # a roll does not restart the turn's clock, nor its announcements
@@ -49,7 +50,7 @@ def test_clock_announcements_every_5_s_then_every_second():
             assert clock.pending() - HOUSEKEEPING == 1
             for _ in range(9):
                 clock.advance(1)
-            await settle(5)
+            await a.wait_until(lambda: a.clock["remaining"] == 1.0)
             assert _clocks(a) == [9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
             clock.advance(1)                                # time is up: the relay writes
             await a.wait_until(lambda: a.state.active != first)
@@ -57,10 +58,10 @@ def test_clock_announcements_every_5_s_then_every_second():
             # the next turn's announcements start from its own beginning
             _clocks(a)
             clock.advance(4.9)
-            await settle(5)
+            await barrier(a)
             assert _clocks(a) == []
             clock.advance(0.1)
-            await settle(5)
+            await a.wait_until(lambda: a.clock["remaining"] == 25.0)
             assert _clocks(a) == [25.0]
             # a move early in the turn: the next turn is announced from its own start
             nxt = a if a.seat == a.state.active else b
@@ -71,11 +72,11 @@ def test_clock_announcements_every_5_s_then_every_second():
             await a.wait_until(lambda: a.seq == nxt.seq)
             _clocks(a)
             clock.advance(4)         # the old timer (due at 20 s of the old turn) fires: nothing
-            await settle(5)
+            await barrier(a)
             assert _clocks(a) == []
             assert clock.pending() - HOUSEKEEPING == 1
             clock.advance(1)
-            await settle(5)
+            await a.wait_until(lambda: a.clock["remaining"] == 25.0)
             assert _clocks(a) == [25.0]
             await a.close()
             await b.close()
@@ -91,15 +92,15 @@ def test_no_announcements_for_bots_and_after_the_end():
             await a.start()
             await a.wait_until(lambda: a.header is not None)
             await a.leave()                 # gives up: the game ends at once
-            await settle(5)
+            await barrier(a)
             clock.advance(60)
-            await settle(5)
+            await barrier(a)
             assert clock.pending() - HOUSEKEEPING == 1     # only the finished table's removal is left
             assert _clocks(a) == []
             code = a.table["code"]
             assert code in relay.tables     # kept a while for late resumes
             clock.advance(FINISHED_KEEP)
-            await settle(5)
+            await barrier(a)
             assert clock.pending() - HOUSEKEEPING == 0 and code not in relay.tables
             await a.close()
     run(main())
@@ -115,14 +116,12 @@ def test_an_abandoned_daily_is_given_up_on_the_relays_clock():
             await a.daily_play("Ana")
             await a.roll()
             await a.close()
-            await settle(5)
-            clock.advance(DAILY_ABANDON - 10)
-            await settle(5)
             table = next(iter(relay.tables.values()))
+            await eventually(lambda: not relay.conns and table.slots[0].conn is None)
+            clock.advance(DAILY_ABANDON - 10)
             assert not table.finished
             clock.advance(20)
-            await settle(5)
-            assert table.finished
+            await eventually(lambda: table.finished)
             assert [tuple(g) for g in table.match.state.gave_up] == [(0, "away")]
             board = relay.daily.leaderboard("2024-05-06")
             assert [e["name"] for e in board] == ["Ana"]
@@ -138,24 +137,23 @@ def test_the_idle_exit_waits_for_no_connection_and_no_game():
             relay.idle_exit = 120.0
             a = await connect(relay)
             clock.advance(300)
-            await settle(3)
+            await barrier(a)
             assert not relay.idle.is_set()           # someone is connected
             await a.create_table("Ana", 2, 30)
             await a.start()                          # a game with a bot, then Ana's window dies
             await a.wait_until(lambda: a.header is not None)
             await a.close()
-            await settle(5)
+            await eventually(lambda: not relay.conns)
             clock.advance(119)
-            await settle(3)
             assert not relay.idle.is_set()           # the game still runs (the clock plays)
             for _ in range(200):                     # until the away seat has given up
                 clock.advance(30)
-                await settle(2)
+                # the bot's turn is a task: let it play before the clock moves again
+                await eventually(lambda: not relay._tasks)
                 if not any(t.running for t in relay.tables.values()):
                     break
             assert not any(t.running for t in relay.tables.values())
             assert not relay.idle.is_set()
             clock.advance(121)
-            await settle(3)
             assert relay.idle.is_set()
     run(main())

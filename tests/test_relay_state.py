@@ -12,7 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from bonanza.client.relay_client import RelayError
 from bonanza.relay.server import Limits
-from tests.relay_harness import ManualClock, choose_box, connect, running_relay, settle
+from tests.relay_harness import ManualClock, barrier, choose_box, connect, eventually, running_relay, tasks_done
 
 NAMES = ["Ana", "Ben", "Cy"]
 
@@ -58,7 +58,8 @@ class RelayMachine(RuleBasedStateMachine):
         return self.relay.tables[self.code]
 
     async def _settled(self):
-        await settle(4)
+        await tasks_done(self.relay)                 # bots have played their turns
+        await barrier(*(c for c in self.clients if c.connected))
         seq = self.table.match.state.seq
         for c in self.clients:
             if c.connected and c.seat is not None:
@@ -116,7 +117,9 @@ class RelayMachine(RuleBasedStateMachine):
     @rule(i=st.integers(0, 2))
     def drop(self, i):
         self.clients[i].drop()
-        self.run(settle(2))
+        # the relay has seen every dropped connection go
+        self.run(eventually(lambda: len(self.relay.conns)
+                            == sum(1 for c in self.clients if c.connected)))
 
     @rule(i=st.integers(0, 2))
     def reconnect(self, i):
@@ -144,7 +147,7 @@ class RelayMachine(RuleBasedStateMachine):
     def let_the_clock_run(self, seconds):
         async def go():
             self.clock.advance(seconds)
-            await settle(4)
+            await self._settled()
         self.run(go())
 
     @invariant()

@@ -98,3 +98,41 @@ def test_a_key_route_gives_the_same_moves_locally_and_on_a_relay(app):
     finally:
         relay.stop()
     assert (ranked["keys_applied"], ranked["moves"], ranked["misapplied"]) == (39, 26, 0)
+
+
+def test_a_reset_counts_an_attempt_and_adds_nothing_to_the_history(app, artifacts):
+    import pygame
+
+    from bonanza.client import lang
+    from tests.pilot import click, key
+    from tests.test_client_signals import drawn_texts
+    store = app.profile.store
+    app.profile.settings["animation"] = "instant"
+    game = app.switch("solo_game", seed_text="reset me")
+    app.step()
+    assert game.attempt() == 1 and app.profile.attempts(game.category) == 0
+    key(app, pygame.K_F5)                      # nothing started: nothing counted
+    assert app.profile.attempts(game.category) == 0
+    game = app.scene
+    key(app, pygame.K_r)
+    key(app, pygame.K_RETURN)
+    key(app, pygame.K_RETURN)                  # a box written: the run is under way
+    key(app, pygame.K_r)
+    assert game.state.turn == 1 and game.attempt() == 1
+    history = store.history(10)
+    app.screenshot(artifacts / "client_speedrun_reset.png")
+    assert lang.t("game.attempt", n=1) in drawn_texts(app) and lang.t("game.reset") in drawn_texts(app)
+    key(app, pygame.K_F5)                      # one key: the next run of the same seed, at once
+    again = app.scene
+    assert type(again).__name__ == "SoloGameScene" and again is not game
+    assert again.seed_text == "reset me" and again.state.turn == 0 and not again.running()
+    assert again.match.commitment == game.match.commitment        # the same seed's dice
+    assert store.history(10) == history                            # nothing recorded
+    assert app.profile.attempts(game.category) == 1 and again.attempt() == 2
+    key(app, pygame.K_r)
+    click(app, "reset")                                            # and the button
+    assert app.scene is not again and app.profile.attempts(game.category) == 2
+    assert store.history(10) == history
+    # another seed is another category
+    other = app.switch("solo_game", seed_text="another")
+    assert other.category != game.category and other.attempt() == 1

@@ -252,7 +252,7 @@ def test_contributions_are_committed_before_any_is_revealed():
 def test_a_seat_that_does_not_reveal_is_played_by_a_bot():
     async def main():
         from bonanza.client.relay_client import RelayClient
-        from tests.relay_harness import ManualClock, settle
+        from tests.relay_harness import ManualClock, barrier
         clock = ManualClock()
         async with running_relay(clock=clock) as relay:
             a = await connect(relay)
@@ -262,7 +262,7 @@ def test_a_seat_that_does_not_reveal_is_played_by_a_bot():
             await mute.request({"type": "join", "code": j["table"]["code"], "name": "Mute",
                                 "contribution_commit": commitment(b"m" * 32)})
             a.send({"type": "start"})
-            await settle(5)
+            await barrier(a, mute)
             assert a.header is None                     # waiting for the reveal
             from bonanza.relay.handlers import REVEAL_SECONDS
             clock.advance(REVEAL_SECONDS + 1)

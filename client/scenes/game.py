@@ -14,6 +14,8 @@ from bonanza.core.settings import DEFAULT_RULESET
 
 from .. import actions as A
 from .. import lang, sprites, theme
+from ..actions import Action
+from ..categories import local_category
 from ..i18n import format_duration
 from ..solo import new_solo_match
 from ..widgets import draw_text
@@ -27,19 +29,34 @@ class SoloGameScene(GameScene):
     give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
-                 mode: str = "solo", ruleset: str = DEFAULT_RULESET):
+                 mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None):
         animation = app.profile.settings["animation"]
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza", "animation": animation})
         self.match = match
-        self.clock = RunClock(app.wall)
+        # a game the title's "Continue" brought back (``client.saved_game``): its clock goes
+        # on from the last move's stamp (the time away not counted), and the run is marked
+        # resumed in its end (never a speedrun)
+        self.resumed = resumed_ms is not None
+        records = match.log.records
+        if self.resumed and records:
+            last = records[-1].get("at")
+            resumed_ms = last if isinstance(last, int) and last >= 0 else resumed_ms
+        self.clock = RunClock(app.wall, resumed_ms if records else None)
         match.log.stamp = self.clock.stamp      # every record: ms since the first roll
         self.animations = {animation}           # settings used during the run (the pause opens them)
         self.inputs: set[str] = set()           # keys, mouse: how the moves were asked for
         self.mode = mode
         self.seed_text = seed_text
         super().__init__(app, match.setup.ruleset, 1)
+        # the attempt counter's category: a set seed's runs count apart from every other
+        self.category = local_category(match.setup.ruleset, seed_text if mode == "solo" else None,
+                                       bool(app.profile.settings["show_hints"]), animation)
+        if mode == "solo":
+            # F5 or this button: end the run, start the next of its category at once
+            self.button("reset", (self.cx + self.half - 200, 70, 200, 40), lambda: self.t("game.reset"),
+                        style="secondary", size=17, action=Action(A.RESET))
         self.run_time: float | None = None
         self.finished = False
         self.record = None
@@ -63,9 +80,16 @@ class SoloGameScene(GameScene):
 
     def elapsed(self) -> float:
         """The run's time in seconds: the final one once over, else the clock's."""
+        if self.run_time is None and self.match.state.over:
+            self.run_time = self._last_stamp()
         if self.run_time is not None:
             return self.run_time
         return self.clock.ms() / 1000
+
+    def _last_stamp(self) -> float:
+        """A finished run's time: its last move's stamp, the one fact verify checks it by."""
+        records = self.match.log.records_from(len(self.match.log) - 1)
+        return records[0].get("at", 0) / 1000 if records else 0.0
 
     def pauses_timer(self) -> bool:
         """No: a run's time is wall-clock time (the pause menu covers the game, the clock
@@ -79,13 +103,52 @@ class SoloGameScene(GameScene):
         self.inputs.add(self.app.last_input)
         self.animations.add(self.app.profile.settings["animation"])
         if self.match.state.over and self.run_time is None:
-            records = self.match.log.records_from(len(self.match.log) - 1)
-            self.run_time = records[0].get("at", 0) / 1000 if records else 0.0
+            self.run_time = self._last_stamp()
+        self.save_progress()
+
+    def save_progress(self) -> None:
+        """After every move the game is saved for the title's "Continue" (the log is the
+        save, ``client.saved_game``); a finished game is the records', not a save."""
+        from .. import saved_game
+        if self.mode != "solo":
+            return
+        if self.match.state.over:
+            saved_game.clear(self.app.profile)
+            return
+        saved_game.save(self.app.profile, "solo", self.match, {"run_ms": self.clock.ms()})
 
     def open_pause(self) -> None:
         self.app.open("pause", self)
 
+    def attempt(self) -> int:
+        """This run's number among its category's attempts (the next one before its first roll)."""
+        n = self.app.profile.attempts(self.category)
+        return n if self.clock.started else n + 1
+
+    def can_reset(self) -> bool:
+        # not the offline daily: its one attempt is used when it starts
+        return self.mode == "solo" and not self.state.over and self.dialog is None
+
+    def visible(self, w) -> bool:
+        if w.id == "reset":
+            return self.can_reset()
+        return super().visible(w)
+
+    def enabled(self, action) -> bool:
+        if action.name == A.RESET:
+            return self.can_reset()
+        return super().enabled(action)
+
+    def reset(self) -> None:
+        """The run ends here and the next one of its category starts: the same ruleset,
+        the same seed for a set-seed run (a new secret one otherwise).  A started run was
+        counted at its first roll; it goes nowhere else — no history, no record, no log."""
+        self.app.switch("solo_game", seed_text=self.seed_text, ruleset=self.match.setup.ruleset)
+
     def handle(self, action) -> None:
+        if action.name == A.RESET:
+            self.reset()
+            return
         # Escape with nothing to cancel and no dialog open pauses (it used to ask to give up)
         if (action.name == A.CANCEL and self.dialog is None and self.input.pending is None
                 and not self.state.over):
@@ -100,11 +163,14 @@ class SoloGameScene(GameScene):
         super().on_press(id)
 
     def send_roll(self, hold) -> None:
+        first = not self.clock.started
         _, refusal = self.match.roll(hold)
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
-        else:
-            self._moved()
+            return
+        if first:
+            self.app.profile.count_attempt(self.category)    # the run started
+        self._moved()
 
     def send_write(self, box: str) -> None:
         _, refusal = self.match.write(box)
@@ -127,6 +193,8 @@ class SoloGameScene(GameScene):
         """What the end record says about how the run was played, beside its time: the
         input used for its moves and, if it changed mid-run, every animation setting."""
         meta: dict = {"input": "+".join(sorted(self.inputs)) or "keys"}
+        if self.resumed:
+            meta["resumed"] = True
         if len(self.animations) > 1:
             meta["animation"] = "+".join(sorted(self.animations))
         return meta
@@ -159,6 +227,10 @@ class SoloGameScene(GameScene):
     def draw_top_bar(self, surface) -> None:
         super().draw_top_bar(surface)
         self.draw_timer(surface)
+        if self.mode == "solo":
+            draw_text(surface, self.t("game.attempt", n=self.attempt()),
+                      self.layout.rect((self.cx - self.half, 70, self.half, 40)),
+                      self.layout.font_px(17), theme.TEXT_ON_FELT)
 
     def still_redraw(self) -> float:
         # nothing here changes by itself but the timer, which ``draw_live`` redraws alone:

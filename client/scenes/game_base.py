@@ -516,13 +516,17 @@ class GameScene(Scene):
     def draw_table_top(self, surface) -> None:
         pass
 
+    def highlighted_seat(self):
+        """The sheet column drawn as the one playing."""
+        return self.state.active
+
     def draw(self, surface) -> None:
         L = self.layout
         st = self.state
         self.draw_background(surface)
         self.draw_table_top(surface)
         mine = self.my_turn()
-        active = st.active
+        active = self.highlighted_seat()
         landing = self.dice_landing()
         # what the roll scores shows when the dice are down, not while they tumble
         previews = self.input.previews(st) if (st.dice is not None and not st.over and not landing) else {}

@@ -32,8 +32,10 @@ class ResultsScene(Scene):
     def __init__(self, app, state, log_bytes: bytes | None, *, elapsed: float | None = None,
                  record=None, mode: str = "solo", seed_text: str | None = None, my_seat: int = 0,
                  reveal_seed: bytes | None = None, commitment: bytes | None = None,
-                 conn=None, relay=None, sealed_date: str | None = None):
+                 conn=None, relay=None, sealed_date: str | None = None,
+                 again_scene: str | None = None):
         super().__init__(app)
+        self.again_scene = again_scene      # "Play again" opens this form (pass and play)
         # a daily table's log and seed stay with the relay until that date closes
         self.sealed_date = sealed_date
         # A table's players keep their relay connection (and the host its relay) here, so
@@ -191,6 +193,8 @@ class ResultsScene(Scene):
 
     def button_enabled(self, id):
         if id == "again":
+            if self.again_scene is not None:
+                return True
             if self.mode == "table":
                 return self.conn is not None and self.conn.status == "connected"
             return self.mode == "solo"
@@ -201,7 +205,9 @@ class ResultsScene(Scene):
         return True
 
     def on_press(self, id):
-        if id == "again" and self.mode == "table":
+        if id == "again" and self.again_scene is not None:
+            self.app.switch(self.again_scene)
+        elif id == "again" and self.mode == "table":
             from ..hosting import lan_address
             address = lan_address() if self.relay is not None else self.conn.host
             self.app.switch("lobby", self.conn, address, self.conn.port, relay=self.relay,

@@ -97,7 +97,30 @@ class TableScene(GameScene):
     def my_turn(self) -> bool:
         st = self.state
         return (st is not None and not st.over and self.conn.seat is not None
-                and st.active == self.conn.seat and self.conn.status == "connected")
+                and st.active == self.conn.seat and self.conn.status == "connected"
+                and not self.round_done())
+
+    # A daily table is played in rounds (docs/fairness.md): the seat plays its turn with
+    # its own dice while the others play theirs, then waits until the round is revealed.
+    def in_rounds(self) -> bool:
+        return getattr(getattr(self.conn, "client", None), "own", None) is not None
+
+    def round_done(self) -> bool:
+        return bool(getattr(self.conn, "round_done", False))
+
+    def highlighted_seat(self):
+        """In a round, only this seat's column plays (the others' are hidden until the
+        reveal); nobody's while it waits."""
+        if self.in_rounds():
+            return None if self.round_done() else self.conn.seat
+        return self.state.active
+
+    def still_playing(self) -> list[str]:
+        """The seats still playing this round, by name (the relay's ``round``)."""
+        rnd = getattr(getattr(self.conn, "client", None), "round", None) or {}
+        seats = self.state.setup.seats
+        return [seats[i].name for i in rnd.get("waiting", [])
+                if isinstance(i, int) and 0 <= i < len(seats) and i != self.conn.seat]
 
     def can_give_up(self) -> bool:
         """Leave stays enabled: before giving up it asks, after it offers the menu."""
@@ -290,19 +313,21 @@ class TableScene(GameScene):
         answered = False
         for msg in msgs:
             kind = msg.get("type")
-            if kind == "error" or (kind == "move" and msg["record"]["move"].get("seat") == self.conn.seat):
+            if kind in ("error", "own_move") or (kind == "move" and not self.in_rounds()
+                                                 and msg["record"]["move"].get("seat") == self.conn.seat):
                 answered = True
             elif kind == "status" and msg.get("status") == "closed":
                 self.queued.clear()
             if kind == "error":
                 handle_relay_error(self, msg)
-            elif kind in ("move", "clock", "started", "resumed"):
+            elif kind in ("move", "clock", "started", "resumed", "own_move", "round"):
                 self._take_clock(self.conn.clock)
                 if kind == "move":
                     mv = msg["record"]["move"]
                     if mv.get("auto"):
                         self.announce_auto(mv)
-                    if mv.get("type") == "roll" and mv.get("seat") != self.conn.seat:
+                    if mv.get("type") == "roll" and mv.get("seat") != self.conn.seat \
+                            and not self.in_rounds():   # a round is revealed whole
                         self.dice_view.start_roll(self.app.now, mv["hold"], self.app.profile.animation_seconds)
                         self.app.play_sound("dice")
                     elif mv.get("type") == "give_up" and mv.get("seat") == self.conn.seat:
@@ -372,7 +397,9 @@ class TableScene(GameScene):
             return
         self.done = True
         data = msg.get("log")
-        playing = self.conn.seat is not None
+        # pass and play: the local table records each person's result in their own records
+        local = getattr(self.conn, "local", False)
+        playing = self.conn.seat is not None and not local
         if data and playing:      # a watcher's store keeps only its own games
             self.app.profile.record_game(data)
         end = msg.get("end") or {}
@@ -383,7 +410,8 @@ class TableScene(GameScene):
         self.app.switch("results", self.state, data, mode="table", my_seat=max(0, self.my_seat),
                         reveal_seed=seed, commitment=commit, conn=self.conn if playing else None,
                         relay=self.relay if playing else None,
-                        sealed_date=self.daily_date() if not data else None)
+                        sealed_date=self.daily_date() if not data else None,
+                        again_scene="pass_setup" if local else None)
 
     def animating(self):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);
@@ -431,6 +459,8 @@ class TableScene(GameScene):
             return
         name = st.setup.seats[st.active].name
         text = self.t("table.your_turn") if self.my_turn() else self.t("table.turn_of", name=name)
+        if self.round_done():
+            text = self.t("table.round_waiting")
         left = cx - self.half
         clock_x = cx + self.half - 190
         bar = self.shows_win_bar() and self.win_chances() is not None
@@ -463,7 +493,13 @@ class TableScene(GameScene):
 
     def draw_footer(self, surface):
         L = self.layout
-        if not self.my_turn() and not self.state.over:
+        if self.round_done():
+            names = self.still_playing()
+            if names:
+                draw_text(surface, self.t("table.round_still_playing", names=", ".join(names)),
+                          L.rect((self.cx - self.half, 440, 2 * self.half, 40)),
+                          L.font_px(22), theme.TEXT_ON_FELT_SOFT, align="center")
+        elif not self.my_turn() and not self.state.over:
             name = self.state.setup.seats[self.state.active].name
             draw_text(surface, self.t("table.waiting_for", name=name),
                       L.rect((self.cx - self.half, 440, 2 * self.half, 40)),

@@ -5,7 +5,7 @@ from .. import sprites, theme
 from ..widgets import draw_text
 from .base import Scene
 
-MENU = (("solo", "menu.solo"), ("daily", "menu.daily"), ("host", "menu.host"),
+MENU = (("solo", "menu.solo"), ("pass", "menu.pass_play"), ("daily", "menu.daily"), ("host", "menu.host"),
         ("join", "menu.join"), ("verify", "menu.verify"), ("records", "menu.records"), ("rules", "menu.rules"),
         ("settings", "menu.settings"), ("quit", "menu.quit"))
 
@@ -13,6 +13,7 @@ MENU = (("solo", "menu.solo"), ("daily", "menu.daily"), ("host", "menu.host"),
 # so the title, the first frame, loads no other scene)
 MENU_SCENES = {
     "solo": "solo_setup",
+    "pass": "pass_setup",
     "daily": "daily",
     "host": "host_setup",
     "join": "join",
@@ -26,10 +27,10 @@ MENU_SCENES = {
 class TitleScene(Scene):
     def __init__(self, app):
         super().__init__(app)
-        y, step = 194, 51
+        y, step = 190, 48
         for i, (id, key) in enumerate(MENU):
             # one look for the whole menu: a yellow Solo read as selected beside the real focus ring
-            self.button(id, (450, y + i * step, 380, 43), lambda k=key: self.t(k), style="secondary", size=22)
+            self.button(id, (450, y + i * step, 380, 41), lambda k=key: self.t(k), style="secondary", size=22)
         self.focus_id = "solo"
         self.t_anim = 0.0
         self.rejoin = None
@@ -39,7 +40,17 @@ class TitleScene(Scene):
         """Offer "Rejoin table …" while a table game holds one of this player's seats
         (the window closed or crashed mid-game); the list changes while the title is covered."""
         self.rejoin = next(iter(sorted(self.app.profile.running_tables().items())), None)
-        self.widgets = [w for w in self.widgets if w.id != "rejoin"]
+        self.widgets = [w for w in self.widgets if w.id not in ("rejoin", "continue")]
+        # an unfinished solo or pass-and-play game on this computer (client.saved_game)
+        from .. import saved_game
+        self.saved = saved_game.exists(self.app.profile)
+        if self.saved:
+            self.button("continue", (880, 245, 360, 43), lambda: self.t("title.continue"),
+                        style="primary", size=20)
+            if self.rejoin is None:
+                self.focus_id = "continue"
+        elif self.focus_id == "continue":
+            self.focus_id = "solo"
         if self.rejoin is not None:
             code = self.rejoin[0]
             self.button("rejoin", (880, 194, 360, 43), lambda: self.t("title.rejoin", code=code),
@@ -57,8 +68,27 @@ class TitleScene(Scene):
             self.app.quit()
         elif id == "rejoin" and self.rejoin is not None:
             self.app.open("rejoin", *self.rejoin)
+        elif id == "continue":
+            self.continue_game()
         elif id in MENU_SCENES:
             self.app.open(MENU_SCENES[id])
+
+    def continue_game(self) -> None:
+        """The saved game, exactly where it stopped; a save that no longer holds up is said
+        and dropped (it never becomes a game)."""
+        from .. import saved_game
+        saved = saved_game.load(self.app.profile)
+        if saved is None:
+            saved_game.clear(self.app.profile)
+            self.app.show(self.t("title.continue_damaged"), "error", 6.0)
+            self.on_resume()
+            return
+        if saved.kind == "solo":
+            run_ms = saved.extra.get("run_ms")
+            self.app.open("solo_game", match=saved.match,
+                          resumed_ms=run_ms if isinstance(run_ms, int) and run_ms >= 0 else 0)
+        else:
+            self.app.open("pass_play_resume", saved)
 
     def back(self):
         # Escape asks rather than quits: the focus goes to Quit and Enter confirms

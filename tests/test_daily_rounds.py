@@ -1,0 +1,128 @@
+"""A daily table is played in rounds over real TCP: a seat sees no die of any turn of
+another seat before it has written that turn itself (checked message by message), the
+round is revealed whole, and the log verifies once the day is closed."""
+from __future__ import annotations
+
+import asyncio
+
+from bonanza.core.log import parse_log
+from bonanza.core.verify import verify_bytes
+from tests.relay_harness import ManualClock, choose_box, connect, running_relay
+
+
+def run(coro):
+    asyncio.run(asyncio.wait_for(coro, 90))
+
+
+def _rolls_in(msg, found: list) -> None:
+    """Every roll (a map with a seat and dice) anywhere in ``msg``."""
+    if isinstance(msg, dict):
+        if "dice" in msg and "seat" in msg:
+            found.append(msg)
+        for v in msg.values():
+            _rolls_in(v, found)
+    elif isinstance(msg, list):
+        for v in msg:
+            _rolls_in(v, found)
+
+
+class Scout:
+    """Reads every message the relay sends one seat and fails on a die it should not see."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.own_writes = 0                  # turns this seat has written (own_move)
+        self.logged_writes: dict[int, int] = {}   # seat -> writes in the records so far
+        self.seen_others = 0
+        self.problems: list[str] = []
+        client.on_message = self.read
+
+    def read(self, msg: dict) -> None:
+        seat = self.client.seat
+        kind = msg.get("type")
+        if kind == "move":
+            move = msg["record"]["move"]
+            turn = self.logged_writes.get(move["seat"], 0)
+            if move["type"] == "roll" and move["seat"] != seat:
+                self.seen_others += 1
+                if turn >= self.own_writes:
+                    self.problems.append(f"seat {move['seat']}'s turn {turn} dice seen before "
+                                         f"this seat wrote its turn {turn}")
+            if move["type"] == "write":
+                self.logged_writes[move["seat"]] = turn + 1
+            return
+        found: list = []
+        _rolls_in(msg, found)
+        for roll in found:
+            if roll["seat"] != seat:
+                self.problems.append(f"a {kind!r} message carries seat {roll['seat']}'s dice")
+        if kind == "own_move" and msg["move"]["type"] == "write":
+            self.own_writes += 1
+
+
+def test_a_scout_at_a_daily_table_sees_no_die_before_writing_that_turn():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            scout_c, ben = await connect(relay), await connect(relay)
+            j = await scout_c.request({"type": "create_table", "name": "Scout", "seats": 3,
+                                       "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            await ben.join(j["table"]["code"], "Ben")
+            scout = Scout(scout_c)
+            await scout_c.start()                      # the third seat is a bot
+            await scout_c.wait_until(lambda: scout_c.header is not None
+                                     and ben.header is not None)
+            assert scout_c.header["dice"]["rounds"] is True
+            rounds = 0
+            while not scout_c.game.state.over:
+                seq = scout_c.seq
+                # Ben plays first and the bot at once; the scout last, after them
+                await ben.roll()
+                await ben.roll([True, True, False, False, False])
+                await ben.write(choose_box(ben.state))
+                assert ben.round_done and not scout_c.round_done
+                assert scout_c.seq == seq                # nothing revealed: the scout plays
+                await scout_c.roll()
+                await scout_c.write(choose_box(scout_c.state))
+                await scout_c.wait_until(lambda: scout_c.seq > seq or scout_c.end is not None)
+                await ben.wait_until(lambda: ben.seq == scout_c.seq or ben.end is not None)
+                rounds += 1
+            assert rounds == 13
+            await scout_c.wait_until(lambda: scout_c.end is not None)
+            assert scout.seen_others > 0 and scout.problems == []
+            assert scout_c.desync is None and ben.desync is None
+            clock.date = "2024-06-02"
+            data = await scout_c.daily_log("2024-06-01", "Scout")
+            verdict = verify_bytes(data)
+            assert verdict.ok, verdict.message
+            log = parse_log(data)
+            # in the log the game goes around the table, round by round
+            writers = [r["move"]["seat"] for r in log.records if r["move"]["type"] == "write"]
+            first = log.header["first_seat"]
+            assert writers == [(first + i) % 3 for i in range(39)]
+    run(main())
+
+
+def test_a_seat_that_leaves_mid_round_gives_up_at_its_place_and_the_round_goes_on():
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a, b, c = await connect(relay), await connect(relay), await connect(relay)
+            j = await a.request({"type": "create_table", "name": "Ana", "seats": 3,
+                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            await b.join(j["table"]["code"], "Ben")
+            await c.join(j["table"]["code"], "Cleo")
+            await a.start()
+            await a.wait_until(lambda: a.header is not None and c.header is not None)
+            await a.roll()
+            await a.write(choose_box(a.state))
+            await b.roll()
+            await b.leave()                           # mid-turn: gives up at its place
+            await c.roll()
+            await c.write(choose_box(c.state))
+            await a.wait_until(lambda: a.seq > 0)
+            moves = [r["move"] for r in a.records]
+            assert {"type": "give_up", "seat": 1, "why": "left"} in moves
+            assert a.game.state.playing() == (0, 2) and not a.game.state.over
+            assert a.my_turn and c.my_turn              # round 2 for both at once
+    run(main())
