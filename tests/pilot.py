@@ -102,6 +102,20 @@ def step_until(app, cond: Callable[[], object], timeout: float = 30.0, what: str
     return True
 
 
+def wait_until(cond: Callable[[], object], timeout: float = 30.0, what: str = "the condition",
+               others: Iterable[Callable[[], object]] = ()) -> bool:
+    """``step_until`` without a window: call each of ``others`` (e.g. a connection's poll)
+    until ``cond()`` holds; fails the test saying what it waited for after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}")
+        for other in others:
+            other()
+        time.sleep(_YIELD)
+    return True
+
+
 def _where(app) -> str:
     """The window's scene, toast, connection and state, for a failed wait's message."""
     scene = app.scene

@@ -2,19 +2,13 @@
 table shows "<name> is disconnected" (its turns now run on a short clock, relay side)."""
 from __future__ import annotations
 
-import time
-
 import pygame
+
+from tests.pilot import step_until
 
 
 def _until(app, cond, limit: float = 20.0, poll=None) -> None:
-    deadline = time.time() + limit
-    while not cond():
-        assert time.time() < deadline, "timed out"
-        app.step()
-        if poll is not None:
-            poll()
-        time.sleep(0.02)
+    step_until(app, cond, limit, others=[poll] if poll is not None else ())
 
 
 def test_the_table_says_who_is_disconnected(data_dirs, artifacts):

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 import pygame
 import pytest
 
 from bonanza.client import lang
 from bonanza.core.game import allowed
-from tests.pilot import click, key, step_until, type_text
+from tests.pilot import click, key, step_until, type_text, wait_until
 
 DAY1, DAY2, DAY3 = "2024-03-04", "2024-03-05", "2024-03-06"
 
@@ -61,14 +60,12 @@ def play_as(port: int, name: str) -> int:
     from bonanza.client.relay_client import RelayConnection
     conn = RelayConnection("127.0.0.1", port)
     try:
-        deadline = time.time() + 30
-        while conn.status != "connected":
-            assert time.time() < deadline
-            time.sleep(0.01)
+        wait_until(lambda: conn.status == "connected", what=f"{name}'s connection")
         conn.send({"type": "daily_play", "name": name})
         asked = -1
-        while conn.end is None:
-            assert time.time() < deadline, "the other player's game did not end"
+
+        def play() -> None:
+            nonlocal asked
             for msg in conn.poll():
                 assert msg.get("type") != "error", msg
             st = conn.state
@@ -78,7 +75,7 @@ def play_as(port: int, name: str) -> int:
                     conn.send({"type": "roll", "hold": [False] * 5})
                 else:
                     conn.send({"type": "write", "box": allowed(st)[0]})
-            time.sleep(0.005)
+        wait_until(lambda: conn.end is not None, 60, what=f"the end of {name}'s game", others=[play])
         return conn.end["standings"][0]["total"]
     finally:
         conn.close(1.0)

@@ -13,15 +13,12 @@ import pygame
 
 from bonanza.client import lang
 from bonanza.core.game import allowed
-from tests.pilot import key, step_until
+from tests.pilot import key, step_until, wait_until
 from tests.test_client_daily_relay import DAY1, DAY2, app, open_relay_daily, relay  # noqa: F401, F811
 
 
 def _connected(conn) -> None:
-    deadline = time.time() + 20
-    while conn.status != "connected":
-        assert time.time() < deadline, "no connection"
-        time.sleep(0.01)
+    wait_until(lambda: conn.status == "connected", 20, what="the connection")
 
 
 def _other_seat_moves(conn) -> None:
@@ -48,11 +45,7 @@ def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, 
         _connected(bea)
         bea.send({"type": "create_table", "name": "Bea", "seats": 3, "turn_seconds": 60,
                   "ruleset": "yacht", "daily": True})
-        deadline = time.time() + 20
-        while bea.table is None:
-            assert time.time() < deadline
-            bea.poll()
-            time.sleep(0.01)
+        wait_until(lambda: bea.table is not None, 20, what="Bea's table", others=[bea.poll])
         code = bea.table["code"]
         conn = RelayConnection("127.0.0.1", r.port, signer=app.profile.seat_signer())
         app.push(LobbyScene(app, conn, "127.0.0.1", r.port,

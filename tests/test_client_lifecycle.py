@@ -146,11 +146,8 @@ def test_a_killed_windows_relay_exits_when_idle(data_dirs):
     try:
         assert relay.ready.wait(15) and relay.port
         conn = RelayConnection("127.0.0.1", relay.port)
-        deadline = time.time() + 10
-        while conn.status != "connected" and time.time() < deadline:
-            time.sleep(0.02)
-        assert conn.status == "connected"
-        time.sleep(1.5)
+        pilot.wait_until(lambda: conn.status == "connected", 10, what="the connection")
+        time.sleep(1.5)       # the test's input: connected for longer than the idle time
         assert relay.proc.poll() is None, "a connected relay is not idle"
         conn.close(1.0)                 # the socket closes, as when the process dies
         assert _gone(relay.proc, 10), "the idle relay did not exit by itself"

@@ -3,8 +3,6 @@ host presses Play again, the guest takes the offer, a new verified game starts; 
 found on the Join screen follows the new game and leaves with one press."""
 from __future__ import annotations
 
-import time
-
 import pygame
 
 from tests.pilot import step_until
@@ -23,11 +21,8 @@ def _guest_moves(guest):
 
 def _play_out(app, table, others, seconds=90):
     from bonanza.client.actions import Action
-    deadline = time.time() + seconds
-    while type(app.scene).__name__ == "TableScene" and time.time() < deadline:
-        app.step()
-        for o in others:
-            o()
+
+    def play() -> None:
         st = table.state
         if st is not None and not st.over and table.my_turn():
             if st.dice is None:
@@ -37,7 +32,8 @@ def _play_out(app, table, others, seconds=90):
                 app.dispatch(Action("box", box))
                 if table.input.pending:
                     app.dispatch(Action("box", box))
-        time.sleep(0.03)
+    step_until(app, lambda: type(app.scene).__name__ != "TableScene", seconds,
+               what="the table game's end", others=[*others, play])
 
 
 def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):

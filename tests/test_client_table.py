@@ -2,9 +2,9 @@
 client hosts (the relay runs as its child process), a second client joins."""
 from __future__ import annotations
 
-import time
-
 import pygame
+
+from tests.pilot import step_until
 
 
 def test_two_clients_play_a_table(data_dirs, artifacts):
@@ -22,30 +22,22 @@ def test_two_clients_play_a_table(data_dirs, artifacts):
     host.go()
     lobby = app.scene
     assert type(lobby).__name__ == "LobbyScene"
-    deadline = time.time() + 10
-    while lobby.table is None and time.time() < deadline:
-        app.step()
-        time.sleep(0.02)
+    step_until(app, lambda: lobby.table is not None, what="the hosted table")
     code = lobby.table["code"]
     guest = RelayConnection("127.0.0.1", lobby.port)
     try:
-        while guest.status != "connected" and time.time() < deadline:
-            time.sleep(0.02)
+        step_until(app, lambda: guest.status == "connected", what="the guest's connection")
         guest.send({"type": "join", "code": code, "name": "Guest"})
-        while len(lobby.table.get("players", [])) < 2 and time.time() < deadline:
-            app.step()
-            time.sleep(0.02)
+        step_until(app, lambda: len(lobby.table.get("players", [])) >= 2, what="the guest in the lobby")
         app.screenshot(artifacts / "client_lobby_two.png")
         app.dispatch(Action("press", "start"))
-        deadline = time.time() + 60
-        while type(app.scene).__name__ == "LobbyScene" and time.time() < deadline:
-            app.step()
-            time.sleep(0.02)
+        step_until(app, lambda: type(app.scene).__name__ != "LobbyScene", 60, what="the game")
         table = app.scene
         assert type(table).__name__ == "TableScene"
         shot = False
-        while type(app.scene).__name__ == "TableScene" and time.time() < deadline:
-            app.step()
+
+        def play() -> None:
+            nonlocal shot
             guest.poll()
             st = table.state
             if st is not None and not st.over:
@@ -65,7 +57,8 @@ def test_two_clients_play_a_table(data_dirs, artifacts):
                         guest.send({"type": "roll", "hold": [False] * 5})
                     else:
                         guest.send({"type": "write", "box": guest.state.sheets[guest.seat].free_boxes()[-1]})
-            time.sleep(0.03)
+        step_until(app, lambda: type(app.scene).__name__ != "TableScene", 120, what="the game's end",
+                   others=[play])
         assert type(app.scene).__name__ == "ResultsScene"
         res = app.scene
         assert res.verdict is not None and res.verdict.ok

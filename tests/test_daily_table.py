@@ -14,7 +14,7 @@ from bonanza.client.relay_client import RelayError
 from bonanza.core import dice as dice_mod
 from bonanza.core.log import parse_log
 from bonanza.core.verify import verify_bytes
-from tests.relay_harness import ManualClock, connect, play_to_end, running_relay
+from tests.relay_harness import ManualClock, connect, eventually, play_to_end, running_relay
 
 
 def run(coro):
@@ -188,8 +188,7 @@ def test_a_daily_table_is_never_watched_and_has_the_dailys_clock(monkeypatch):
 async def _search() -> list:
     from bonanza.client.discovery import Search
     search = Search(wait=0.5)
-    while not search.done:
-        await asyncio.sleep(0.02)
+    await eventually(lambda: search.done)
     assert search.error is None
     return search.found
 

@@ -141,3 +141,15 @@ def test_the_verify_command_never_prints_a_control_code():
     assert done.returncode == 1, done.stderr
     assert "\x1b" not in done.stdout and "\r" not in done.stdout
     assert done.stdout.splitlines() == [verify_bytes(data_of("control-code-name.bonanza")).line()]
+
+
+def test_a_daily_table_played_in_rounds_is_in_the_corpus():
+    """Seats sign their own place (round, rolls) in a log marked ``dice.rounds``; the
+    older ``day`` logs (no mark, seats sign the last move seen) verify as before."""
+    rounds = parse_log(data_of("daily-relay-rounds.bonanza"))
+    assert rounds.header["dice"].get("rounds") is True
+    intents = [r["intent"] for r in rounds.records if "intent" in r]
+    assert intents and all("round" in i for i in intents)
+    older = parse_log(data_of("daily-relay-table.bonanza"))
+    assert "rounds" not in older.header["dice"]
+    assert all("round" not in r["intent"] for r in older.records if "intent" in r)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bonanza.relay.clock import ManualClock, ScaledClock
-from tests.relay_harness import connect, play_turn_step, running_relay
+from tests.relay_harness import barrier, connect, play_turn_step, running_relay
 
 
 def run(coro):
@@ -67,8 +67,7 @@ def test_a_watched_bot_waits_for_the_game_clock():
                 await play_turn_step(a)
             await until(lambda: table.bot_turn == table.turn_id)   # its task is running
             seq = a.seq
-            for _ in range(20):
-                await asyncio.sleep(0)
+            await barrier(a)
             assert a.seq == seq                    # it waits, with Ana watching
             clock.advance(1000.0)                  # its pause is over: it rolls
             await a.wait_until(lambda: a.seq > seq, 10)

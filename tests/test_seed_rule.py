@@ -9,14 +9,9 @@ from bonanza.client.commands import main as cli
 from bonanza.client.solo import new_solo_match
 from bonanza.core.log import parse_log
 from bonanza.core.settings import SettingError, seed_from_text
+from tests.pilot import type_text
 
 SEED = "Speedrun Ünïcode 7"
-
-
-def _type(app, text: str) -> None:
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
-    app.step()
 
 
 def test_window_simulate_and_records_agree(app, tmp_path):
@@ -24,7 +19,7 @@ def test_window_simulate_and_records_agree(app, tmp_path):
     setup = SoloSetupScene(app)
     app.push(setup)
     setup.focus_id = "seed"
-    _type(app, SEED)
+    type_text(app, SEED)
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
     app.step()
     game = app.scene

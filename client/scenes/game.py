@@ -80,9 +80,16 @@ class SoloGameScene(GameScene):
 
     def elapsed(self) -> float:
         """The run's time in seconds: the final one once over, else the clock's."""
+        if self.run_time is None and self.match.state.over:
+            self.run_time = self._last_stamp()
         if self.run_time is not None:
             return self.run_time
         return self.clock.ms() / 1000
+
+    def _last_stamp(self) -> float:
+        """A finished run's time: its last move's stamp, the one fact verify checks it by."""
+        records = self.match.log.records_from(len(self.match.log) - 1)
+        return records[0].get("at", 0) / 1000 if records else 0.0
 
     def pauses_timer(self) -> bool:
         """No: a run's time is wall-clock time (the pause menu covers the game, the clock
@@ -96,8 +103,7 @@ class SoloGameScene(GameScene):
         self.inputs.add(self.app.last_input)
         self.animations.add(self.app.profile.settings["animation"])
         if self.match.state.over and self.run_time is None:
-            records = self.match.log.records_from(len(self.match.log) - 1)
-            self.run_time = records[0].get("at", 0) / 1000 if records else 0.0
+            self.run_time = self._last_stamp()
         self.save_progress()
 
     def save_progress(self) -> None:

@@ -158,6 +158,19 @@ async def _drive(watcher, movers: dict, policy: dict, before: Callable | None = 
     before each human move and returns True when it made the move itself."""
     loop = asyncio.get_running_loop()
     until = loop.time() + timeout
+    if watcher.own is not None:        # a daily table played in rounds: all at once
+        while watcher.end is None:
+            if loop.time() > until:
+                raise asyncio.TimeoutError("the game did not end in time")
+            playing = [c for c in movers.values() if c.my_turn]
+            if not playing:
+                seq = watcher.seq
+                await watcher.wait_until(
+                    lambda: watcher.seq > seq or watcher.end is not None
+                    or any(c.my_turn for c in movers.values()), until - loop.time())
+            for c in playing:
+                await _step(c, policy[c.seat])
+        movers = {}
     while watcher.end is None:
         if loop.time() > until:
             raise asyncio.TimeoutError("the game did not end in time")
@@ -271,8 +284,20 @@ async def _dailies(relay, clock) -> tuple[bytes, bytes]:
     return await _closed([dora, *c.values()], logs)
 
 
+async def _daily_rounds(relay, clock) -> bytes:
+    """A daily table played in rounds (``dice.rounds``): two people and a bot play each
+    turn at once; the log is given out once the day is over."""
+    clock.date = "2024-06-02"          # a day of its own (the dailies above close theirs)
+    c = await _seated(relay, "Eva", ["Finn"], seats=3, turn_seconds=60, ruleset="yacht",
+                      daily=True)
+    eva, finn = c["Eva"], c["Finn"]
+    await _drive(eva, {eva.seat: eva, finn.seat: finn}, {eva.seat: "optimal", finn.seat: "casual"})
+    clock.date = "2024-06-03"
+    return await _closed(list(c.values()), await eva.daily_log("2024-06-02", "Eva"))
+
+
 RELAY_GAMES = ("table-bots-signed", "table-give-up-signed", "ranked", "daily-relay-solo",
-               "daily-relay-table")
+               "daily-relay-table", "daily-relay-rounds")
 
 
 async def _relay_games(wanted: set[str]) -> dict[str, bytes]:
@@ -293,6 +318,8 @@ async def _relay_games(wanted: set[str]) -> dict[str, bytes]:
                 out["ranked"] = await _ranked(relay, clock)
             if wanted & {"daily-relay-solo", "daily-relay-table"}:
                 out["daily-relay-solo"], out["daily-relay-table"] = await _dailies(relay, clock)
+            if "daily-relay-rounds" in wanted:
+                out["daily-relay-rounds"] = await _daily_rounds(relay, clock)
     return {k: v for k, v in out.items() if k in wanted}
 
 
