@@ -20,6 +20,7 @@ from .match import Replay
 from .names import escaped
 from .records import EndRecord, Intent, Move, VerifyCode
 from .rounds import signed_point
+from .splits import splits, tool_assisted
 
 
 @dataclass
@@ -272,6 +273,8 @@ def facts(verdict: Verdict) -> dict[str, Any]:
     date = dice.get("date", meta.get("date"))
     settings: dict[str, Any] = dict(h["settings"])
     ms = end_meta.get("duration_ms")
+    out["category"] = category(h, end_meta)
+    run_splits = splits(log)
     out.update(
         mode=h["mode"], ruleset=h["ruleset"], scheme=dice["scheme"],
         date=date if isinstance(date, str) else None,
@@ -280,10 +283,35 @@ def facts(verdict: Verdict) -> dict[str, Any]:
         hints=settings.get("hints"),
         attempt=meta.get("attempt") if isinstance(meta.get("attempt"), int) else None,
         moves=len(log),
+        splits_ms=run_splits,
+        tool_assisted=tool_assisted(log) if len(seats) == 1 else None,
         standings=[{"place": s["place"], "name": escaped(s["name"]), "total": s["total"],
                     "gave_up": s["gave_up"]} for s in end["standings"]],
     )
     return out
+
+
+def category(h: Any, end_meta: dict[str, Any]) -> dict[str, Any]:
+    """Which runs a valid log's run compares with (docs/client.md, "Categories"):
+    ruleset, how its dice were dealt (``random seed``, ``set seed`` with its text, ``daily``,
+    ``ranked``, ``table``), hints (None when the log does not say), animation
+    (``instant``, ``animated``, or None when the log does not say) and whether the run was
+    resumed after the program stopped (its time away not counted: never a speedrun)."""
+    meta: dict[str, Any] = dict(h["meta"])
+    settings: dict[str, Any] = dict(h["settings"])
+    mode = h["mode"]
+    if mode == "solo":
+        dealt = "set seed" if meta.get("seeded") is True else "random seed"
+    else:
+        dealt = mode
+    hints = settings.get("hints", end_meta.get("hints", meta.get("hints")))
+    anim = end_meta.get("animation", meta.get("animation"))
+    animation = None if not isinstance(anim, str) else "instant" if anim == "instant" else "animated"
+    seed_text = meta.get("seed_text") if dealt == "set seed" else None
+    return {"ruleset": h["ruleset"], "dealt": dealt,
+            "seed_text": escaped(seed_text) if isinstance(seed_text, str) else None,
+            "hints": hints if isinstance(hints, bool) else None, "animation": animation,
+            "resumed": end_meta.get("resumed") is True}
 
 
 def verify_file(path: str, relay: str | None = None) -> Verdict:

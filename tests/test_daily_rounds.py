@@ -51,6 +51,8 @@ class Scout:
             if move["type"] == "write":
                 self.logged_writes[move["seat"]] = turn + 1
             return
+        if kind == "hold" and msg.get("seat") != seat:
+            self.problems.append(f"seat {msg.get('seat')}'s held dice shown during the round")
         found: list = []
         _rolls_in(msg, found)
         for roll in found:
@@ -78,7 +80,8 @@ def test_a_scout_at_a_daily_table_sees_no_die_before_writing_that_turn():
                 seq = scout_c.seq
                 # Ben plays first and the bot at once; the scout last, after them
                 await ben.roll()
-                await ben.roll([True, True, False, False, False])
+                await ben.hold([True, True, False, False, False])   # answered to Ben alone
+                await ben.roll()
                 await ben.write(choose_box(ben.state))
                 assert ben.round_done and not scout_c.round_done
                 assert scout_c.seq == seq                # nothing revealed: the scout plays

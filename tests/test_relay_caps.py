@@ -11,21 +11,11 @@ import pytest
 
 from bonanza.client.relay_client import RelayError
 from bonanza.relay.limits import Limits
-from tests.relay_harness import ManualClock, connect, play_to_end, running_relay, two_at_a_table
+from tests.relay_harness import ManualClock, connect, eventually, play_to_end, running_relay, two_at_a_table
 
 
 def run(coro, limit: float = 90):
     return asyncio.run(asyncio.wait_for(coro, limit))
-
-
-async def until(predicate, limit: float = 5.0) -> None:
-    """Wait for a relay-side state, never longer than ``limit`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError("the relay did not reach the state in time")
-        await asyncio.sleep(0.01)
 
 
 async def refused(coro) -> str:
@@ -83,7 +73,7 @@ def test_an_abandoned_ranked_run_ends_in_minutes_and_expiries_are_spread():
                 await p.ranked_play(f"P{i}")
             for p in players:
                 await p.close()
-            await until(lambda: all(t.slots[0].conn is None for t in running_ranked(relay)))
+            await eventually(lambda: all(t.slots[0].conn is None for t in running_ranked(relay)))
             clock.advance(limits.ranked_abandon - 2)        # minutes, not half an hour
             assert len(running_ranked(relay)) == 10
             clock.advance(3.0)                              # one pass past the deadline

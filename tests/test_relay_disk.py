@@ -18,7 +18,7 @@ import pytest
 from bonanza.client.relay_client import RelayError
 from bonanza.core.verify import verify_bytes
 from bonanza.relay import handlers
-from tests.relay_harness import connect, play_to_end, running_relay
+from tests.relay_harness import connect, eventually, play_to_end, running_relay
 
 
 def run(coro, limit: float = 90):
@@ -83,11 +83,7 @@ def test_a_full_disk_still_ends_the_game_refuses_daily_and_ranked_then_catches_u
                 assert refused.value.code == "relay_disk_full"
 
             os.unlink(filler)      # room again: the log and the result are written
-            loop = asyncio.get_running_loop()
-            until = loop.time() + 20
-            while relay.disk_full:
-                assert loop.time() < until, "the finished log was never written again"
-                await asyncio.sleep(0.05)
+            await eventually(lambda: not relay.disk_full, 20)   # the finished log written again
             logs = sorted((data / "logs").glob("*.bonanza"))
             assert len(logs) == 1
             assert verify_bytes(logs[0].read_bytes()).ok
@@ -147,11 +143,7 @@ def test_a_store_that_refuses_is_relay_disk_full(tmp_path, monkeypatch):
             assert refused.value.code == "relay_disk_full"
             assert relay.disk_full
             monkeypatch.undo()
-            loop = asyncio.get_running_loop()
-            until = loop.time() + 10
-            while relay.disk_full:       # the probe finds the disk writable again
-                assert loop.time() < until
-                await asyncio.sleep(0.05)
+            await eventually(lambda: not relay.disk_full, 20)   # the probe finds it writable again
             await c.ranked_play("Ana")
             await c.close()
 

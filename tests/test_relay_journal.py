@@ -18,7 +18,7 @@ import pytest
 from bonanza.client.relay_client import RelayClient
 from bonanza.core.verify import verify_bytes
 from bonanza.relay.journal import frame, read_entries
-from tests.relay_harness import play_to_end, play_turn_step
+from tests.relay_harness import choose_box, play_to_end, play_turn_step
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,11 +30,11 @@ def run(coro, limit: float = 120):
 class Child:
     """A relay in its own process on 127.0.0.1, on ``data``."""
 
-    def __init__(self, data: Path):
+    def __init__(self, data: Path, *extra: str):
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.p = subprocess.Popen([sys.executable, "-m", "bonanza.relay", "--port", "0",
                                    "--data", str(data), "--bot-delay", "0",
-                                   "--discovery-port", "0"],
+                                   "--discovery-port", "0", *extra],
                                   stdout=subprocess.PIPE, env=env)
         assert self.p.stdout is not None
         line = self.p.stdout.readline().decode()
@@ -257,3 +257,40 @@ def test_sigterm_tells_the_players_and_the_connection_rides_through(tmp_path):
         if p.poll() is None:
             p.send_signal(signal.SIGTERM)
             p.wait(10)
+
+
+def test_a_daily_round_not_yet_revealed_is_played_again_after_a_restart(tmp_path):
+    """A daily table's round lives in memory until it is revealed: after a SIGKILL its
+    seats play that turn again, and the day's dice make it the same turn."""
+    relays = [Child(tmp_path, "--daily-any-address")]   # two people on one address
+    try:
+        async def main():
+            relay = relays[0]
+            a = await RelayClient.open("127.0.0.1", relay.port)
+            b = await RelayClient.open("127.0.0.1", relay.port)
+            joined = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
+                                      "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            await b.join(joined["table"]["code"], "Ben")
+            await a.start()
+            for c in (a, b):
+                await c.wait_until(lambda c=c: c.header is not None)
+            first = (await a.roll())["move"]["dice"]        # round 0, not revealed
+            await a.write(choose_box(a.state))
+            assert a.round_done and a.seq == 0
+            relays[0].kill()
+            relays.append(relay := await asyncio.to_thread(Child, tmp_path,
+                                                           "--daily-any-address"))
+            for c in (a, b):
+                resumed = await c.reconnect("127.0.0.1", relay.port)
+                assert resumed["restarted"] is True and resumed["round"]["moves"] == []
+            assert a.my_turn and not a.round_done             # the turn is played again
+            again = (await a.roll())["move"]["dice"]
+            assert again == first
+            await play_to_end([a, b], 120)
+            for c in (a, b):
+                assert c.desync is None
+                await c.close()
+
+        run(main(), 240)
+    finally:
+        relays[-1].stop()

@@ -5,33 +5,25 @@ from __future__ import annotations
 import asyncio
 
 from bonanza.relay.clock import ManualClock, ScaledClock
-from tests.relay_harness import barrier, connect, play_turn_step, running_relay
+from tests.relay_harness import barrier, connect, eventually, play_turn_step, running_relay
 
 
 def run(coro):
     asyncio.run(asyncio.wait_for(coro, 60))
 
 
-async def until(predicate, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < end, "the condition did not come true in time"
-        await asyncio.sleep(0.005)
-
-
 def test_a_manual_clock_sleep_ends_when_the_clock_gets_there():
     async def main():
         clock = ManualClock()
         nap = asyncio.create_task(clock.sleep(2.0))
-        await until(lambda: clock.pending() == 1)
+        await eventually(lambda: clock.pending() == 1)
         clock.advance(1.5)
         await asyncio.sleep(0)
         assert not nap.done()
         clock.advance(0.5)
         await asyncio.wait_for(nap, 5)
         cancelled = asyncio.create_task(clock.sleep(5.0))
-        await until(lambda: clock.pending() == 1)
+        await eventually(lambda: clock.pending() == 1)
         cancelled.cancel()
         await asyncio.gather(cancelled, return_exceptions=True)
         assert clock.pending() == 0       # a cancelled sleep leaves no timer behind
@@ -65,7 +57,7 @@ def test_a_watched_bot_waits_for_the_game_clock():
             table, bot = relay.tables[code], 1 - a.seat
             while a.state.active != bot:           # Ana plays until it is the bot's turn
                 await play_turn_step(a)
-            await until(lambda: table.bot_turn == table.turn_id)   # its task is running
+            await eventually(lambda: table.bot_turn == table.turn_id)   # its task is running
             seq = a.seq
             await barrier(a)
             assert a.seq == seq                    # it waits, with Ana watching

@@ -130,3 +130,18 @@ def test_an_intent_of_the_old_form_does_not_verify_in_a_rounds_log():
     match.finish()
     verdict = verify_bytes(match.log.to_bytes())
     assert not verdict.ok and verdict.code == "signature"
+
+
+def test_a_client_catches_a_relay_that_logs_other_dice_than_it_showed():
+    """``OwnRound``: the seat's records in the reveal must be the moves it was shown."""
+    from bonanza.core.rounds import OwnRound
+    match, _ = _match(2, bytes(32))
+    rp = RoundPlay(match)
+    own = OwnRound(0)
+    shown, _ = rp.roll(0, [False] * 5)
+    assert own.take(match.state, shown, None) is None
+    assert own.take(match.state, {"type": "roll", "seat": 1, "hold": [False] * 5,
+                                  "dice": [1, 1, 1, 1, 1], "auto": False}, None)
+    forged = dict(shown, dice=[6, 6, 6, 6, 6] if shown["dice"] != [6] * 5 else [1] * 5)
+    assert own.confirm(forged) == "the relay logged another move than the one it showed this seat"
+    assert own.confirm(shown) == "the relay logged a move this seat was never shown"

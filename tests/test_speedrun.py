@@ -136,3 +136,45 @@ def test_a_reset_counts_an_attempt_and_adds_nothing_to_the_history(app, artifact
     # another seed is another category
     other = app.switch("solo_game", seed_text="another")
     assert other.category != game.category and other.attempt() == 1
+
+
+def _stamped_run(ms_per_move: int) -> bytes:
+    """A seeded solo run whose moves are stamped ``ms_per_move`` apart."""
+    from bonanza.client.solo import new_solo_match
+    from bonanza.core.runclock import RunClock
+    from bonanza.core.simulate import play_bot_turn
+    t = [0.0]
+
+    def now() -> float:
+        t[0] += ms_per_move / 1000
+        return t[0]
+    match = new_solo_match("Ann", "bonanza", seed_text="pace", meta={"animation": "instant"})
+    match.log.stamp = RunClock(now).stamp
+    while not match.state.over:
+        play_bot_turn(match, "optimal")
+    match.finish({"duration_ms": match.log.records[-1]["at"], "input": "keys", "hints": False})
+    return match.log.to_bytes()
+
+
+def test_splits_and_the_tool_assisted_mark_come_from_the_log(capsys):
+    from bonanza.client.commands import main as cli
+    from bonanza.core.splits import splits
+    from bonanza.core.verify import facts
+    golden = ROOT / "tests" / "data" / "golden"
+    v = verify_bytes((golden / "solo-stamped.bonanza").read_bytes())
+    s = splits(v.log)
+    assert len(s) == 13 and sum(s) == v.log.end["meta"]["duration_ms"]
+    assert splits(verify_bytes((golden / "solo-seeded.bonanza").read_bytes()).log) is None   # unstamped
+    # a person's pace is not marked, a script's is
+    human = facts(verify_bytes(_stamped_run(700)))
+    script = facts(verify_bytes(_stamped_run(30)))
+    assert human["tool_assisted"] is False and script["tool_assisted"] is True
+    assert script["category"] == {"ruleset": "bonanza", "dealt": "set seed", "seed_text": "pace",
+                                  "hints": False, "animation": "instant", "resumed": False}
+    assert script["time_proven"] is False and script["splits_ms"] and sum(script["splits_ms"]) == script["time_ms"]
+    assert cli(["verify", str(golden / "solo-stamped.bonanza")]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert 'category bonanza, set seed "golden speedrun", instant' in line
+    assert "time not proven" in line and "splits 2.100 2.800" in line
+    assert cli(["verify", str(golden / "ranked.bonanza")]) == 0
+    assert "category bonanza, ranked, no hints" in capsys.readouterr().out

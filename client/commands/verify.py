@@ -52,26 +52,45 @@ def facts_line(f: Mapping[str, Any], header: Mapping[str, Any], end: Mapping[str
     dice = header["dice"]
     source = (f"public daily dice for {dice['date']}" if dice["scheme"] == "public"
               else f"seed {end['reveal']['seed'].hex()} matches fingerprint {dice['commit'].hex()}")
-    parts = [f"{f['ruleset']} {f['mode']} game, {f['moves']} moves; {source}"]
+    parts = [f"{f['ruleset']} {f['mode']} game, {f['moves']} moves; {source}",
+             f"category {category_text(f['category'])}"]
     if f["date"] is not None:
         parts.append(f"date {f['date']}")
     if f["time_ms"] is not None:
         who = ("by the relay's clock, signed" if f["time_proven"]
                else "as the program that wrote the log says")
         parts.append(f"time {duration(f['time_ms'])} ({who})")
-    if f["hints"] is not None:
-        parts.append("hints on" if f["hints"] else "no hints")
+        parts.append("time proven" if f["time_proven"] else "time not proven")
     if f["attempt"] is not None:
         parts.append(f"attempt {f['attempt']}")
+    if f["splits_ms"]:
+        parts.append("splits " + " ".join(duration(ms, short=True) for ms in f["splits_ms"]))
+    if f["tool_assisted"]:
+        parts.append("tool-assisted? (its decisions were quicker than a person reads dice)")
     places = ", ".join(f"{s['place']}. {s['name']} {s['total']}"
                        + (f" ({s['gave_up'].replace('_', ' ')})" if s["gave_up"] else "")
                        for s in f["standings"])
     return "; ".join(parts) + f"; {places}"
 
 
-def duration(ms: int) -> str:
+def duration(ms: int, short: bool = False) -> str:
     minutes, rest = divmod(ms, 60_000)
+    if short and minutes == 0:
+        return f"{rest // 1000}.{rest % 1000:03d}"
     return f"{minutes}:{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def category_text(c: Mapping[str, Any]) -> str:
+    """``bonanza, set seed "abc", no hints, instant`` (what the log does not say is left out)."""
+    dealt = c["dealt"] + (f" {json.dumps(c['seed_text'], ensure_ascii=False)}" if c.get("seed_text") else "")
+    parts = [c["ruleset"], dealt]
+    if c["hints"] is not None:
+        parts.append("hints" if c["hints"] else "no hints")
+    if c["animation"] is not None:
+        parts.append(c["animation"])
+    if c.get("resumed"):
+        parts.append("resumed (time away not counted: not a speedrun)")
+    return ", ".join(parts)
 
 
 def describe_move(header: Mapping[str, Any], move: Mapping[str, Any]) -> str:

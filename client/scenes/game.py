@@ -33,7 +33,8 @@ class SoloGameScene(GameScene):
         animation = app.profile.settings["animation"]
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
-                                   meta={"client": "bonanza", "animation": animation})
+                                   meta={"client": "bonanza", "animation": animation,
+                                         "hints": bool(app.profile.settings["show_hints"])})
         self.match = match
         # a game the title's "Continue" brought back (``client.saved_game``): its clock goes
         # on from the last move's stamp (the time away not counted), and the run is marked
@@ -47,6 +48,7 @@ class SoloGameScene(GameScene):
         match.log.stamp = self.clock.stamp      # every record: ms since the first roll
         self.animations = {animation}           # settings used during the run (the pause opens them)
         self.inputs: set[str] = set()           # keys, mouse: how the moves were asked for
+        self.hints_seen = False                 # the advisor's verdict was on at some move
         self.mode = mode
         self.seed_text = seed_text
         super().__init__(app, match.setup.ruleset, 1)
@@ -101,6 +103,7 @@ class SoloGameScene(GameScene):
 
     def _moved(self) -> None:
         self.inputs.add(self.app.last_input)
+        self.hints_seen = self.hints_seen or self.hints_on()
         self.animations.add(self.app.profile.settings["animation"])
         if self.match.state.over and self.run_time is None:
             self.run_time = self._last_stamp()
@@ -143,6 +146,8 @@ class SoloGameScene(GameScene):
         """The run ends here and the next one of its category starts: the same ruleset,
         the same seed for a set-seed run (a new secret one otherwise).  A started run was
         counted at its first roll; it goes nowhere else — no history, no record, no log."""
+        from .. import saved_game
+        saved_game.clear(self.app.profile)      # a reset run is not one to continue
         self.app.switch("solo_game", seed_text=self.seed_text, ruleset=self.match.setup.ruleset)
 
     def handle(self, action) -> None:
@@ -191,8 +196,9 @@ class SoloGameScene(GameScene):
 
     def end_meta(self) -> dict:
         """What the end record says about how the run was played, beside its time: the
-        input used for its moves and, if it changed mid-run, every animation setting."""
-        meta: dict = {"input": "+".join(sorted(self.inputs)) or "keys"}
+        input used for its moves, whether hints were on at any move, whether it was
+        resumed and, if it changed mid-run, every animation setting."""
+        meta: dict = {"input": "+".join(sorted(self.inputs)) or "keys", "hints": self.hints_seen}
         if self.resumed:
             meta["resumed"] = True
         if len(self.animations) > 1:

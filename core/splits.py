@@ -1,0 +1,58 @@
+"""What a stamped log says about a run's pace: its splits and its decisions.
+
+A run's records carry ``at`` (ms since the first roll, ``core.runclock``).  A *split* is one
+turn's time: from the end of the turn before (the run's start for the first) to the write
+that ends it — 13 per Bonanza run, 15 per Yatzy run.  A *decision* is the time from a roll
+to the move that follows it: the time the player had to read the dice.  Both come from the
+log alone, so every replay, ``verify`` and the results show the same figures.
+"""
+from __future__ import annotations
+
+from statistics import median
+
+from .log import GameLog
+
+# A run whose median decision is quicker than this was not read by a person: the dice must
+# be seen, read and acted on, and a simple visual reaction alone takes about 200 ms; a
+# choice between boxes longer.  A scripted 39-key route at 30 ms a key has a median of
+# 60 ms (bench/input.py), the scripted run of issue 25 about 6 ms (docs/client.md).
+TOOL_ASSISTED_MEDIAN_MS = 150
+
+
+def stamped(log: GameLog) -> bool:
+    recs = log.records
+    return bool(recs) and all("at" in r for r in recs)
+
+
+def splits(log: GameLog, seat: int = 0) -> list[int] | None:
+    """Each finished turn's time in ms, in order (None for a log without stamps)."""
+    if not stamped(log):
+        return None
+    out: list[int] = []
+    last = 0
+    for rec in log.records:
+        mv = rec["move"]
+        if mv["type"] == "write" and mv["seat"] == seat:
+            out.append(rec["at"] - last)
+            last = rec["at"]
+    return out
+
+
+def decisions(log: GameLog, seat: int = 0) -> list[int]:
+    """The ms from each of ``seat``'s rolls to its next move (none without stamps; the
+    clock's own moves are no one's decision)."""
+    if not stamped(log):
+        return []
+    recs = log.records
+    out: list[int] = []
+    for a, b in zip(recs, recs[1:]):
+        if (a["move"]["type"] == "roll" and a["move"]["seat"] == seat
+                and b["move"]["seat"] == seat and not b["move"].get("auto")):
+            out.append(b["at"] - a["at"])
+    return out
+
+
+def tool_assisted(log: GameLog, seat: int = 0) -> bool:
+    """Whether the median decision is quicker than a person reads dice."""
+    d = decisions(log, seat)
+    return len(d) >= 5 and median(d) < TOOL_ASSISTED_MEDIAN_MS
