@@ -38,6 +38,7 @@ BACKSPACE = "backspace"
 DROP_FILE = "drop_file"        # arg: path dropped on the window
 PRESS = "press"                # arg: a button id (a click on a button)
 FOCUS = "focus"                # arg: a widget id (a click on a text field)
+COPY = "copy"                  # copy what the screen offers to share (the daily's result)
 RESET = "reset"                # end this run and start the next one of its category at once
 
 KEYMAP: dict[int, Action] = {
@@ -49,6 +50,7 @@ KEYMAP: dict[int, Action] = {
     pygame.K_KP3: Action(TOGGLE_DIE, 2), pygame.K_KP4: Action(TOGGLE_DIE, 3),
     pygame.K_KP5: Action(TOGGLE_DIE, 4),
     pygame.K_h: Action(TOGGLE_HINTS),
+    pygame.K_c: Action(COPY),
     pygame.K_F5: Action(RESET),
     pygame.K_UP: Action(UP), pygame.K_DOWN: Action(DOWN),
     pygame.K_LEFT: Action(LEFT), pygame.K_RIGHT: Action(RIGHT),

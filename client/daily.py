@@ -10,10 +10,14 @@ Text is returned as i18n keys (``lang/*.po``), never as English sentences.
 """
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from bonanza.core.match import Match
+from bonanza.core.rules import Box
 
 if TYPE_CHECKING:
     from .store import Store
@@ -86,3 +90,94 @@ def refusal_key(code: str | None) -> str:
 
 def explain_keys() -> tuple[str, ...]:
     return EXPLAIN_KEYS
+
+
+# ---------------------------------------------------------------- after the day's game
+# The share says how each box went, never the dice: a square per box, the upper
+# six on the first row.  The clipboard gets these; the screen draws them as squares.
+SHARE_SCRATCHED, SHARE_FAIR, SHARE_GOOD, SHARE_TOP = "\u2b1b", "\U0001f7e8", "\U0001f7e9", "\u2b50"
+SHORT_HASH = 8                   # hex digits of the log's SHA-256 in the share
+
+
+@dataclass(frozen=True)
+class DailyShare:
+    date: str
+    score: int
+    symbols: tuple[str, ...]     # one per box, in the sheet's order
+    upper: int                   # how many of them make the first row
+    short_hash: str              # the start of the log file's SHA-256: which game it was
+
+    def rows(self) -> tuple[str, str]:
+        return "".join(self.symbols[:self.upper]), "".join(self.symbols[self.upper:])
+
+    def text(self, t: Callable[..., str]) -> str:
+        """The text to share; ``t`` translates (``daily.share_line``, ``daily.share_log``)."""
+        return "\n".join((t("daily.share_line", date=self.date, score=self.score), *self.rows(),
+                          t("daily.share_log", hash=self.short_hash)))
+
+
+def box_symbol(box: Box, score: int) -> str:
+    """How a box went: scratched, fair, good (the bonus pace, a made hand, two thirds of
+    the most a sum box can hold) or five of a kind."""
+    if score <= 0:
+        return SHARE_SCRATCHED
+    if box.rule == "yacht":
+        return SHARE_TOP
+    if box.rule == "face":
+        return SHARE_GOOD if score >= 3 * box.n else SHARE_FAIR
+    if box.points:                       # a made hand scores its fixed points
+        return SHARE_GOOD
+    most = {"kind": 6 * box.n, "two_pairs": 22}.get(box.rule, 30)
+    return SHARE_GOOD if 3 * score >= 2 * most else SHARE_FAIR
+
+
+def share_from_log(data: bytes, date_iso: str) -> DailyShare | None:
+    """The share of a finished daily's log (None if the log does not read or is not over)."""
+    from bonanza.core.game import replay
+    from bonanza.core.log import parse_log, setup_from_header
+    try:
+        log = parse_log(data)
+        state = replay(setup_from_header(log.header), log.moves)[-1]
+    except Exception:
+        return None
+    if state.active is not None or not state.sheets:
+        return None
+    rs = state.ruleset
+    sheet = state.sheets[0]
+    symbols = tuple(box_symbol(b, sheet.get(b.name) or 0) for b in rs.sheet)
+    return DailyShare(date_iso, sheet.total(rs), symbols, len(sheet.layout.upper),
+                      hashlib.sha256(data).hexdigest()[:SHORT_HASH])
+
+
+def daily_share(store: Store, date_iso: str) -> DailyShare | None:
+    """The share of that date's offline daily, once it is finished."""
+    game_id = next((a["game_id"] for a in store.daily_attempts(limit=400) if a["date"] == date_iso), None)
+    if game_id is None:
+        return None
+    try:
+        return share_from_log(store.game_log(game_id), date_iso)
+    except Exception:    # an unreadable stored log: no share, the rest of the screen stands
+        return None
+
+
+def streak(dates: Iterable[str], today: str) -> int:
+    """Days in a row with a daily played, up to today (or up to yesterday while today's
+    is still to play: a streak is not lost before the day is over)."""
+    played = set(dates)
+    day = date.fromisoformat(today)
+    if day.isoformat() not in played:
+        day -= timedelta(days=1)
+    n = 0
+    while day.isoformat() in played:
+        n += 1
+        day -= timedelta(days=1)
+    return n
+
+
+def next_daily(now: datetime) -> tuple[int, datetime]:
+    """Seconds until the next daily and the moment it starts (UTC midnight, aware)."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    start = datetime.combine(now.astimezone(timezone.utc).date() + timedelta(days=1), time(0),
+                             tzinfo=timezone.utc)
+    return max(0, int((start - now).total_seconds())), start

@@ -5,6 +5,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bonanza.core.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED
+
 from . import theme
 from .store import DEFAULT_NAME
 
@@ -23,6 +25,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "palette": "standard",      # theme.PALETTES
     "fullscreen": False,
     "show_hints": True,
+    "bot_speed": "normal",      # core.settings.BOT_SPEEDS: how long a watched bot waits per move
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
     "last_join": {},            # the join form as last sent: address, port, code
     "last_ranked": {},          # the relay of the last ranked run: address, port
@@ -70,6 +73,8 @@ class Profile:
             self.settings["ui_scale"] = 0
         if self.settings["palette"] not in theme.PALETTES:
             self.settings["palette"] = "standard"
+        if self.settings["bot_speed"] not in BOT_SPEEDS:
+            self.settings["bot_speed"] = DEFAULT_BOT_SPEED
 
     def _relay_pins(self) -> dict[str, list[str]]:
         pins = self.settings.get("relay_keys") or {}
@@ -318,6 +323,10 @@ class Profile:
             return self.store.best(ruleset, mode, category)
         except Exception:
             return None
+
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before each move while a person watches (Settings: bot speed)."""
+        return BOT_SPEEDS.get(self.settings["bot_speed"], BOT_SPEEDS[DEFAULT_BOT_SPEED])
 
     @property
     def animation_seconds(self) -> float:

@@ -12,9 +12,23 @@ or ``("write", box)``.  With ``dice=None`` (turn not rolled yet) the answer is
   made full house, straight or Bonanza, writes the highest-scoring box
   (upper boxes preferred with 3+ of a face) and otherwise scratches the least
   valuable box.
+
+The levels a host chooses (``core.settings.BOT_LEVELS``), each with its style:
+
+* ``easy`` goes for the obvious: keeps its most common face, writes whatever
+  scores most right now, and now and then slips (writes its second choice).
+* ``medium`` is ``casual``.
+* ``hard`` is the advisor with an occasional near miss: now and then it takes
+  the advisor's second choice when that costs little.
+* ``perfect`` is ``optimal``.
+
+The older names stay (logs name their bots' policies).  A slip is decided by a
+hash of the situation (sheet, dice, rolls left), never by a random source: the
+same situation always gets the same answer, so a game replays exactly.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Literal, Sequence, Union
 
 from .match import NO_HOLD
@@ -30,7 +44,11 @@ from .rules import (
     points,
 )
 
-POLICIES = ("optimal", "casual")
+POLICIES = ("optimal", "casual", "easy", "medium", "hard", "perfect")
+# One in this many situations, a slip (easy: its second box; hard: a close second choice).
+EASY_SLIP = 5
+HARD_SLIP = 4
+HARD_SLIP_COST = 4.0     # hard only slips to a choice at most this many expected points worse
 
 # A bot's answer: roll keeping a mask of the dice (relative to ``dice``), or write a box.
 BotAction = Union[tuple[Literal["hold"], tuple[bool, ...]], tuple[Literal["write"], str]]
@@ -43,11 +61,21 @@ def choose(policy_name: str, ruleset: Ruleset | str, sheet: Sheet,
     if dice is None:
         return ROLL_ALL
     dice = check_dice(dice)
-    if policy_name == "optimal":
+    if policy_name in ("optimal", "perfect"):
         return _optimal(rs, sheet, dice, rolls_left)
-    if policy_name == "casual":
+    if policy_name in ("casual", "medium"):
         return _casual(rs, sheet, dice, rolls_left)
+    if policy_name == "hard":
+        return _hard(rs, sheet, dice, rolls_left)
+    if policy_name == "easy":
+        return _easy(rs, sheet, dice, rolls_left)
     raise ValueError(f"unknown bot policy {policy_name!r}; choose one of: {', '.join(POLICIES)}")
+
+
+def _slips(level: str, sheet: Sheet, dice: tuple[int, ...], rolls_left: int, one_in: int) -> bool:
+    """Whether this level slips in this situation: a hash of it, so the same every time."""
+    text = f"{level}|{sheet.scores}|{dice}|{rolls_left}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:4], "big") % one_in == 0
 
 
 def _optimal(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> BotAction:
@@ -153,3 +181,34 @@ def _casual(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -
     if all(mask):  # five equal with nowhere better to go: rolling none is not a move
         return ("write", _write_choice(rs, sheet, dice))
     return ("hold", mask)
+
+
+# ---------------------------------------------------------------- hard and easy
+def _hard(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> BotAction:
+    best = _optimal(rs, sheet, dice, rolls_left)
+    if not _slips("hard", sheet, dice, rolls_left, HARD_SLIP):
+        return best
+    from .advisor import get_advisor
+    advice = get_advisor(rs.name).advise(sheet, dice, rolls_left)
+    options: list[tuple[float, BotAction]] = [(b.expected, ("write", b.box)) for b in advice.boxes]
+    options += [(h.expected, ("hold", h.mask)) for h in advice.holds if not all(h.mask)]
+    top = max(e for e, _ in options)
+    # the best choice other than the one it would make, if it costs little
+    near = [(e, a) for e, a in options if a != best and top - e <= HARD_SLIP_COST]
+    if not near:
+        return best
+    return max(near, key=lambda o: o[0])[1]
+
+
+def _easy(rs: Ruleset, sheet: Sheet, dice: tuple[int, ...], rolls_left: int) -> BotAction:
+    counts = face_counts(dice)
+    top = max(counts)
+    if rolls_left > 0 and top < 5:
+        face = max(range(6), key=lambda f: (counts[f], f)) + 1
+        return ("hold", _mask_for(dice, [face] * counts[face - 1]))
+    allowed = allowed_boxes(rs, sheet, dice)
+    ranked = sorted(allowed, key=lambda b: (-points(rs, sheet, dice, b), _SCRATCH_COST[b],
+                                            sheet.layout.index[b]))
+    if len(ranked) > 1 and _slips("easy", sheet, dice, rolls_left, EASY_SLIP):
+        return ("write", ranked[1])
+    return ("write", ranked[0])

@@ -20,8 +20,21 @@ DAILY_TURN_SECONDS = 60     # the relay daily's clock, alone or at a daily table
 TURN_SECONDS: tuple[int, ...] = (30, 45, 60, 90)
 DEFAULT_TURN_SECONDS = 60
 
-BOT_POLICIES: tuple[str, ...] = ("casual", "optimal")   # core.bots policies a host may choose
+# The bot levels a host chooses, weakest first (core.bots plays them; each has its style there).
+BOT_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "perfect")
+# Every policy a log or a relay may name: the levels, and the older names that play as
+# medium ("casual") and perfect ("optimal"), so old logs and old clients keep working.
+BOT_POLICIES: tuple[str, ...] = ("casual", "optimal") + BOT_LEVELS
 DEFAULT_BOT_POLICY = "casual"
+DEFAULT_BOT_LEVEL = "medium"      # what a host's menu starts on
+# Each level's average solo score per ruleset, measured by bench/bot_levels.py (2,000 seeded games).
+BOT_LEVEL_AVERAGES: dict[str, dict[str, int]] = {
+    "bonanza": {"easy": 142, "medium": 214, "hard": 240, "perfect": 250},
+    "yacht": {"easy": 133, "medium": 209, "hard": 237, "perfect": 245},
+}
+# How long a bot waits before each of its moves while a person watches, in seconds.
+BOT_SPEEDS: dict[str, float] = {"fast": 0.25, "normal": 0.6, "slow": 1.2}
+DEFAULT_BOT_SPEED = "normal"
 
 MIN_SEATS_TABLE = 2
 MAX_NAME = 24                   # characters in a player's name, after spaces are collapsed

@@ -117,3 +117,37 @@ def test_casual_moves_are_legal(mask, dice, rolls_left, ruleset, b50):
         assert arg in allowed_boxes(rs, sheet, dice)
     else:
         assert action == "hold" and rolls_left > 0 and len(arg) == 5 and not all(arg)
+
+
+def test_levels_are_ordered_easy_medium_hard_perfect(advisors):
+    """A small seeded run of bench/bot_levels.py: the levels' averages in order."""
+    from bonanza.core.settings import BOT_LEVELS, seed_from_text
+    from bonanza.core.simulate import simulate
+    means = []
+    for level in BOT_LEVELS:
+        scores = []
+        for i in range(60):
+            m = simulate("bonanza", [level], seed_from_text(f"levels {i}"))
+            scores.append(m.state.sheets[0].total(m.state.ruleset))
+        means.append(sum(scores) / len(scores))
+    assert means == sorted(means) and len(set(means)) == 4, means
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, (1 << 13) - 1), st.lists(st.integers(1, 6), min_size=5, max_size=5),
+       st.integers(0, 2))
+def test_old_names_play_as_their_levels_and_every_level_is_legal(advisors, mask, dice, rolls_left):
+    rs = RULESETS["bonanza"]
+    sheet = Sheet(tuple(0 if mask >> i & 1 else None for i in range(13)))
+    if sheet.is_complete:
+        return
+    assert choose("medium", rs, sheet, tuple(dice), rolls_left) == choose("casual", rs, sheet, tuple(dice), rolls_left)
+    assert choose("perfect", rs, sheet, tuple(dice), rolls_left) == choose("optimal", rs, sheet, tuple(dice),
+                                                                             rolls_left)
+    for level in ("easy", "hard"):
+        action, arg = choose(level, rs, sheet, tuple(dice), rolls_left)
+        assert choose(level, rs, sheet, tuple(dice), rolls_left) == (action, arg)   # the same every time
+        if action == "write":
+            assert arg in allowed_boxes(rs, sheet, dice)
+        else:
+            assert rolls_left > 0 and len(arg) == 5 and not all(arg)

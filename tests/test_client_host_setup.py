@@ -10,29 +10,38 @@ import pytest
 from tests.pilot import click, key
 
 
-def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch):
+def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch, artifacts):
     from bonanza.client.scenes import lobby
     app.profile.name = "Ana"
     scene = lobby.HostSetupScene(app)
     app.push(scene)
     app.step(1 / 60)
-    assert scene.bots == "casual" and scene.value_text("bots") == scene.t("lobby.bot.casual")
+    assert scene.bots == "medium" and scene.value_text("bots") == scene.t("lobby.bot.medium")
+    # the level's style and its measured average are said under the row
+    assert scene.t("lobby.bot_style.medium") in scene.bot_level_text()
+    assert "214" in scene.bot_level_text()
     # keyboard: Up from "open" reaches the bots row; Right / Left cycle it
     assert scene.focus_id == "open"
     key(app, pygame.K_UP)
     assert scene.focus_id == "val:bots"
     key(app, pygame.K_RIGHT)
-    assert scene.bots == "optimal"
+    assert scene.bots == "hard"
     key(app, pygame.K_LEFT)
-    assert scene.bots == "casual"
+    assert scene.bots == "medium"
     key(app, pygame.K_RETURN)
-    assert scene.bots == "optimal"
+    assert scene.bots == "hard"
     # mouse: the › and ‹ buttons, and the value itself
     click(app, (1044, 350, 56, 50))
-    assert scene.bots == "casual"
+    assert scene.bots == "perfect"
     click(app, (704, 350, 332, 50))
-    assert scene.bots == "optimal"
-    assert scene.value_text("bots") == scene.t("lobby.bot.optimal")
+    assert scene.bots == "easy"                    # round again from the strongest
+    click(app, (640, 350, 56, 50))
+    assert scene.bots == "perfect"
+    click(app, (640, 350, 56, 50))
+    assert scene.bots == "hard"
+    assert scene.value_text("bots") == scene.t("lobby.bot.hard")
+    app.step(1 / 60)
+    app.screenshot(artifacts / "client_host_setup_bot_level.png")
 
     class FakeRelay:
         def __init__(self):
@@ -40,7 +49,8 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
             self.ready.set()
 
         @classmethod
-        def on_default_port(cls):
+        def on_default_port(cls, bot_delay=None):
+            assert bot_delay == app.profile.bot_delay()   # the Settings' bot speed paces the table
             return cls()
 
         def stop(self):
@@ -64,7 +74,7 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch)
     monkeypatch.setattr(bonanza.client.relay_client, "RelayConnection", FakeConn)
     scene.go()
     assert type(app.scene).__name__ == "LobbyScene"
-    assert app.scene.request["type"] == "create_table" and app.scene.request["bots"] == "optimal"
+    assert app.scene.request["type"] == "create_table" and app.scene.request["bots"] == "hard"
     assert "daily" not in app.scene.request
     # the rules row also offers the day's challenge, played together
     app.pop()
@@ -156,3 +166,18 @@ def test_a_relay_that_cannot_start_says_why(app, tmp_path, monkeypatch):
     assert app.scene is scene  # still on the host setup, not a lobby without a relay
     assert app.toast.kind == "error"
     assert app.toast.text.startswith("Could not open the table: cannot use the data folder")
+
+
+def test_bot_speed_in_settings_paces_hosted_bots(app):
+    from bonanza.client.scenes.settings import SettingsScene
+    from bonanza.core.settings import BOT_SPEEDS
+    sc = SettingsScene(app)
+    app.push(sc)
+    app.step(1 / 60)
+    assert app.profile.settings["bot_speed"] == "normal"
+    assert sc.value_text("bot_speed") == sc.t("settings.bot_speed.normal")
+    sc.focus_id = "val:bot_speed"
+    key(app, pygame.K_RIGHT)
+    assert app.profile.settings["bot_speed"] == "slow" and app.profile.bot_delay() == BOT_SPEEDS["slow"]
+    key(app, pygame.K_RIGHT)
+    assert app.profile.bot_delay() == BOT_SPEEDS["fast"] < BOT_SPEEDS["normal"] < BOT_SPEEDS["slow"]

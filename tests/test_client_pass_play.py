@@ -28,8 +28,8 @@ def set_up_three_seats(app, names=("Ana", "Bea")) -> None:
         click(app, f"name:{i}")
         type_text(app, name)
     click(app, "kind:2")          # empty -> person
-    click(app, "kind:2")          # person -> casual bot
-    assert app.scene.kinds[:3] == ["person", "person", "casual"]
+    click(app, "kind:2")          # person -> easy bot
+    assert app.scene.kinds[:3] == ["person", "person", "easy"]
     assert app.scene.button_enabled("start")
 
 
@@ -118,8 +118,8 @@ def test_a_person_twice_or_no_person_cannot_start(app):
     click(app, "name:1")
     type_text(app, "ana")          # the same person, spelt another way
     assert not app.scene.button_enabled("start")
-    for _ in range(4):
-        click(app, "kind:0")       # person -> casual -> optimal -> empty -> person
+    for _ in range(6):
+        click(app, "kind:0")       # person -> easy, medium, hard, perfect bots -> empty -> person
     assert app.scene.kinds[0] == "person"
 
 

@@ -18,6 +18,7 @@ import pytest
 from bonanza.client.relay_client import RelayClient
 from bonanza.core.verify import verify_bytes
 from bonanza.relay.journal import frame, read_entries
+from tests.pilot import wait_until
 from tests.relay_harness import choose_box, play_to_end, play_turn_step
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -213,7 +214,6 @@ def test_sigterm_tells_the_players_and_the_connection_rides_through(tmp_path):
     """SIGTERM: every client hears "the relay is restarting", the journals are flushed;
     the window's connection keeps trying and resumes the seat when the relay is back."""
     import socket
-    import time
 
     from bonanza.client.relay_client import RelayConnection
     with socket.socket() as s:
@@ -230,11 +230,10 @@ def test_sigterm_tells_the_players_and_the_connection_rides_through(tmp_path):
         seen: list[dict] = []
 
         def wait(pred, limit=30.0):
-            until = time.monotonic() + limit
-            while not pred():
-                assert time.monotonic() < until, seen[-5:]
-                seen.extend(conn.poll())
-                time.sleep(0.02)
+            try:
+                wait_until(pred, limit, what="the relay's answer", others=[lambda: seen.extend(conn.poll())])
+            except AssertionError as e:
+                raise AssertionError(f"{e}; last seen {seen[-5:]}") from None
 
         wait(lambda: conn.status == "connected")
         conn.send({"type": "ranked_play", "name": "Gil"})

@@ -8,7 +8,22 @@ seed, enforces one attempt per name and keeps the leaderboard
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
+import pygame
+
+from .. import actions as A
 from .. import theme
+from ..daily import (
+    SHARE_FAIR,
+    SHARE_GOOD,
+    SHARE_SCRATCHED,
+    SHARE_TOP,
+    DailyShare,
+    daily_share,
+    next_daily,
+    streak,
+)
 from ..daily_relay_memory import last_relay
 from ..i18n import format_date
 from ..relay_address import DEFAULT_HOST, port_number
@@ -24,13 +39,16 @@ class DailyScene(Scene):
         from ..daily import today_utc
         self.date = today_utc()
         host, port = last_relay(app)
-        self.button("play", (110, 484, 460, 58), lambda: self.t("daily.play"), size=23)
+        self.button("play", (110, 484, 460, 58),
+                    lambda: self.t("daily.share_copy" if self.share() else "daily.play"), size=23)
         self.address = self.field("address", (860, 330, 310, 48), value=host, max_len=64, size=20)
         self.port = self.field("port", (860, 390, 310, 48), value=str(port), max_len=5, size=20)
         self.button("relay", (710, 484, 460, 58), lambda: self.t("daily.relay.play"), size=23)
         self.button("back", (540, 600, 200, 50), lambda: self.t("common.back"), style="secondary")
         self._status: str | None = None
         self._score: int | None = None
+        self._share: DailyShare | None = None
+        self._streak = 0
         self.focus_id = "play" if self.status() == "available" else "relay"
 
     def status(self) -> str:
@@ -43,7 +61,36 @@ class DailyScene(Scene):
             except Exception:
                 self._status = "available"
             self._score = self.app.profile.daily_score(self.date) if self._status != "available" else None
+            self._share = daily_share(store, self.date) if store is not None and self._score is not None else None
+            try:
+                dates = [a["date"] for a in store.daily_attempts(limit=400)] if store is not None else []
+            except Exception:
+                dates = []
+            self._streak = streak(dates, self.date)
         return self._status
+
+    def share(self) -> DailyShare | None:
+        self.status()
+        return self._share
+
+    def copy_share(self) -> None:
+        """The share onto the clipboard; where there is none, it stays on the screen to copy."""
+        share = self.share()
+        if share is None:
+            return
+        try:
+            pygame.scrap.put_text(share.text(self.t))
+            copied = pygame.scrap.get_text() == share.text(self.t)
+        except Exception:
+            copied = False
+        self.app.show(self.t("daily.share_copied" if copied else "daily.share_no_clipboard"),
+                      "good" if copied else "info", 3.0)
+
+    def handle(self, action):
+        if action.name == A.COPY and not self.text_focus():
+            self.copy_share()
+            return
+        super().handle(action)
 
     def relay_address(self) -> tuple[str, int] | None:
         """(host, port) from the fields, or None while the port is not a port number."""
@@ -54,7 +101,7 @@ class DailyScene(Scene):
 
     def button_enabled(self, id):
         if id == "play":
-            return self.status() == "available"
+            return self.status() == "available" or self.share() is not None
         if id == "relay":
             return self.relay_address() is not None
         return True
@@ -77,6 +124,9 @@ class DailyScene(Scene):
             return
         if id != "play":
             return
+        if self.share() is not None:
+            self.copy_share()
+            return
         from ..daily import refusal_key, start_offline_daily
         store = self.app.profile.store
         result = start_offline_daily(store, self.app.profile.name, self.date,
@@ -96,17 +146,18 @@ class DailyScene(Scene):
         shadowed_panel(surface, L.rect((60, 92, 560, 470)), theme.PAPER, L.px(16), L.px(6))
         draw_text(surface, self.t("daily.date", date=format_date(self.date)), L.rect((84, 108, 512, 44)), L.font_px(26),
                   theme.INK, bold=True, align="center")
-        y = 164
-        for key in ("daily.explain", "daily.one_attempt", "daily.ruleset"):
-            y += draw_wrapped(surface, self.t(key), L.rect((96, y, 488, 200)), L.font_px(19), theme.INK,
-                              align="center") / max(L.scale, 1e-6) + 10
-        if self.status() != "available":
-            draw_wrapped(surface, self.t("daily.already_played"), L.rect((96, max(y, 372), 488, 60)),
+        share = self.share()
+        if share is not None:
+            self.draw_share(surface, share)
+        else:
+            y = 164
+            for key in ("daily.explain", "daily.one_attempt", "daily.ruleset"):
+                y += draw_wrapped(surface, self.t(key), L.rect((96, y, 488, 200)), L.font_px(19), theme.INK,
+                                  align="center") / max(L.scale, 1e-6) + 10
+        self.draw_days(surface)
+        if share is None and self.status() != "available":
+            draw_wrapped(surface, self.t("daily.already_played"), L.rect((96, max(y, 340), 488, 60)),
                          L.font_px(18), theme.PENDING, bold=True, align="center")
-            score = self._score
-            if score is not None:
-                draw_text(surface, self.t("daily.your_score", score=score), L.rect((84, 436, 512, 36)),
-                          L.font_px(20), theme.INK, bold=True, align="center")
         # right: the daily on a relay
         shadowed_panel(surface, L.rect((660, 92, 560, 470)), theme.PAPER, L.px(16), L.px(6))
         draw_text(surface, self.t("daily.relay.heading"), L.rect((684, 108, 512, 44)), L.font_px(26),
@@ -116,3 +167,34 @@ class DailyScene(Scene):
         for y, key in ((330, "lobby.address"), (390, "lobby.port")):
             draw_text(surface, self.t(key), L.rect((700, y, 150, 48)), L.font_px(20), theme.INK, bold=True)
         self.draw_widgets(surface)
+
+    def draw_share(self, surface, share: DailyShare) -> None:
+        """The day's result as it will be shared: score, a square per box, the log's hash."""
+        L = self.layout
+        draw_text(surface, self.t("daily.share_heading"), L.rect((84, 152, 512, 30)), L.font_px(18),
+                  theme.INK_SOFT, align="center")
+        draw_text(surface, self.t("daily.your_score", score=share.score), L.rect((84, 184, 512, 36)),
+                  L.font_px(24), theme.INK, bold=True, align="center")
+        colours = {SHARE_SCRATCHED: theme.INK_SOFT, SHARE_FAIR: theme.GOLD, SHARE_GOOD: theme.OK,
+                   SHARE_TOP: theme.OK}
+        size, gap = 34, 8
+        for row, symbols in enumerate((share.symbols[:share.upper], share.symbols[share.upper:])):
+            x0 = 340 - (len(symbols) * (size + gap) - gap) // 2
+            for i, sym in enumerate(symbols):
+                r = L.rect((x0 + i * (size + gap), 230 + row * (size + gap), size, size))
+                pygame.draw.rect(surface, colours[sym], r, border_radius=L.px(6))
+                if sym == SHARE_TOP:
+                    pygame.draw.rect(surface, theme.INK, r, L.px(2), border_radius=L.px(6))
+        draw_text(surface, self.t("daily.share_log", hash=share.short_hash), L.rect((84, 316, 512, 28)),
+                  L.font_px(17), theme.INK_SOFT, align="center")
+
+    def draw_days(self, surface) -> None:
+        """The streak, and when the next daily starts (UTC midnight, also in local time)."""
+        L = self.layout
+        seconds, start = next_daily(datetime.now(timezone.utc))
+        local = start.astimezone().strftime("%H:%M")
+        draw_text(surface, self.t("daily.streak", days=self._streak), L.rect((84, 400, 512, 30)),
+                  L.font_px(19), theme.INK, bold=True, align="center")
+        draw_wrapped(surface, self.t("daily.next_in", hours=seconds // 3600, minutes=seconds % 3600 // 60,
+                                     local=local), L.rect((96, 432, 488, 48)), L.font_px(16), theme.INK_SOFT,
+                     align="center")

@@ -10,9 +10,12 @@ import pygame
 
 from bonanza.core.game import MAX_SEATS
 from bonanza.core.settings import (
+    BOT_LEVEL_AVERAGES,
+    BOT_LEVELS,
     BOT_POLICIES,
     DAILY_RULESET,
     DAILY_TURN_SECONDS,
+    DEFAULT_BOT_LEVEL,
     DEFAULT_BOT_POLICY,
     DEFAULT_PORT,
     DEFAULT_RULESET,
@@ -108,7 +111,7 @@ class HostSetupScene(_Options):
         self.seats = _remembered(SEAT_CHOICES, last.get("seats"), MIN_SEATS_TABLE)
         self.turn = _remembered(TURN_SECONDS, last.get("turn"), DEFAULT_TURN_SECONDS)
         self.ruleset = _remembered(HOST_GAMES, last.get("ruleset"), DEFAULT_RULESET)
-        self.bots = _remembered(BOT_POLICIES, last.get("bots"), DEFAULT_BOT_POLICY)
+        self.bots = _remembered(BOT_LEVELS, last.get("bots"), DEFAULT_BOT_LEVEL)
         self.name_field((640, 110, 460, 50))
         for row, y in ROWS:
             self.option_row(row, y)
@@ -133,6 +136,15 @@ class HostSetupScene(_Options):
             return self.t("lobby.daily_table")
         return self.t(f"lobby.ruleset.{self.ruleset}")
 
+    def bot_level_text(self) -> str:
+        """The chosen level's style, and its measured average under the chosen rules."""
+        style = self.t(f"lobby.bot_style.{self.bots}")
+        ruleset = DAILY_RULESET if self.ruleset == DAILY_GAME else self.ruleset
+        average = BOT_LEVEL_AVERAGES.get(ruleset, {}).get(self.bots)
+        if average is None:
+            return style
+        return self.t("lobby.bot_average", style=style, points=average)
+
     def change(self, row, step):
         if row == "seats":
             self.seats = SEAT_CHOICES[(SEAT_CHOICES.index(self.seats) + step) % len(SEAT_CHOICES)]
@@ -141,7 +153,7 @@ class HostSetupScene(_Options):
         elif row == "turn":
             self.turn = TURN_SECONDS[(TURN_SECONDS.index(self.turn) + step) % len(TURN_SECONDS)]
         elif row == "bots":
-            self.bots = BOT_POLICIES[(BOT_POLICIES.index(self.bots) + step) % len(BOT_POLICIES)]
+            self.bots = BOT_LEVELS[(BOT_LEVELS.index(self.bots) + step) % len(BOT_LEVELS)]
         else:
             self.ruleset = HOST_GAMES[(HOST_GAMES.index(self.ruleset) + step) % len(HOST_GAMES)]
 
@@ -155,7 +167,7 @@ class HostSetupScene(_Options):
             return
         self.app.profile.remember("last_host", {"seats": self.seats, "turn": self.turn,
                                                 "ruleset": self.ruleset, "bots": self.bots}, name)
-        relay = HostedRelay.on_default_port()
+        relay = HostedRelay.on_default_port(bot_delay=self.app.profile.bot_delay())
         if not relay.ready.wait(8) or relay.port is None:
             relay.stop()
             self.app.show(self.t("error.host_failed", reason=relay.error or "timeout"), "error", 8.0)
@@ -178,7 +190,9 @@ class HostSetupScene(_Options):
                   "bots": "lobby.bots"}
         for y, key in [(110, "lobby.your_name")] + [(y, labels[row]) for row, y in ROWS]:
             draw_text(surface, self.t(key), L.rect((180, y, 440, 50)), L.font_px(22), theme.TEXT_ON_FELT, bold=True)
-        draw_text(surface, self.t("lobby.bots_fill"), L.rect((180, 422, 920, 36)), L.font_px(19),
+        draw_text(surface, self.bot_level_text(), L.rect((180, 402, 920, 30)), L.font_px(18),
+                  theme.TEXT_ON_FELT, align="center")
+        draw_text(surface, self.t("lobby.bots_fill"), L.rect((180, 430, 920, 30)), L.font_px(17),
                   theme.TEXT_ON_FELT_SOFT, align="center")
         # the seats as they will be: you, then bots or joining players
         for i in range(self.seats):

@@ -16,7 +16,7 @@ from bonanza.core.dice import SEED_BYTES
 from bonanza.core.game import Seat
 from bonanza.core.match import Match
 from bonanza.core.records import GameSettings
-from bonanza.core.settings import BOT_POLICIES, DEFAULT_RULESET, MAX_NAME, RULESETS, TURN_SECONDS
+from bonanza.core.settings import BOT_LEVELS, DEFAULT_RULESET, MAX_NAME, RULESETS, TURN_SECONDS
 
 from .. import actions as A
 from .. import saved_game, theme
@@ -27,7 +27,7 @@ from ..widgets import draw_text, shadowed_panel
 from .base import Scene
 
 MAX_SEATS = 4
-KINDS = ("person", *BOT_POLICIES, "empty")      # what a seat holds
+KINDS = ("person", *BOT_LEVELS, "empty")      # what a seat holds
 BOT_NAMES = ("Ada", "Bram", "Chloé", "Duarte")
 CLOCKS = (0, *TURN_SECONDS)                      # 0: no turn clock
 ROW_Y = (150, 214, 278, 342)
@@ -50,7 +50,7 @@ class PassPlaySetupScene(Scene):
                 typed = app.profile.name
             self.field(f"name:{i}", (520, ROW_Y[i], 420, 50), value=typed,
                        placeholder=lambda i=i: self.t("pass.name_placeholder", n=i + 1), max_len=MAX_NAME)
-            self.button(f"kind:{i}", (240, ROW_Y[i], 260, 50), lambda i=i: self.t(f"pass.kind.{self.kinds[i]}"),
+            self.button(f"kind:{i}", (240, ROW_Y[i], 260, 50), lambda i=i: self.kind_text(self.kinds[i]),
                         style="secondary", size=20)
             self.button(f"who:{i}", (960, ROW_Y[i], 200, 50), lambda: self.t("pass.who"),
                         style="secondary", size=18)
@@ -104,6 +104,9 @@ class PassPlaySetupScene(Scene):
         if id == "start":
             return self.seats() is not None
         return True
+
+    def kind_text(self, kind: str) -> str:
+        return self.t(f"lobby.bot_{kind}") if kind in BOT_LEVELS else self.t(f"pass.kind.{kind}")
 
     def on_press(self, id):
         if id.startswith("kind:"):
@@ -176,7 +179,8 @@ def pass_play_table(app, match: Match, turn_seconds: int | None, resumed: bool =
         return loader.result(0) if loader is not None and loader.ready else None
 
     conn = LocalTable(match, lambda: app.now, turn_seconds,
-                      pass_screen=bool(app.profile.settings.get("pass_screen", True)), advisor=advisor)
+                      pass_screen=bool(app.profile.settings.get("pass_screen", True)), advisor=advisor,
+                      bot_pace=app.profile.bot_delay())
     extra = {"turn_seconds": turn_seconds or 0, "resumed": resumed}
 
     def on_move(table: LocalTable) -> None:

@@ -2,7 +2,7 @@
 size, fullscreen, hints and colours.  Left/Right (or the arrow buttons) change a value."""
 from __future__ import annotations
 
-from bonanza.core.settings import MAX_NAME
+from bonanza.core.settings import BOT_SPEEDS, MAX_NAME
 
 from .. import actions as A
 from .. import lang, theme
@@ -12,12 +12,14 @@ from .base import Scene
 # by how much the game waits: instant (no motion, no roll guard), off (reduce motion)...
 ANIMS = ("instant", "off", "fast", "normal")
 VOLUMES = tuple(range(0, 101, 10))
-ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints", "palette")
+ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints", "palette",
+        "bot_speed")
 LABELS = {"language": "settings.language", "name": "settings.player_name",
           "animation": "settings.animation", "volume": "settings.volume", "muted": "settings.mute",
           "ui_scale": "settings.ui_scale", "fullscreen": "settings.fullscreen",
-          "show_hints": "settings.show_hints", "palette": "settings.palette"}
-Y0, STEP, ROW_H = 92, 54, 46
+          "show_hints": "settings.show_hints", "palette": "settings.palette",
+          "bot_speed": "settings.bot_speed"}
+Y0, STEP, ROW_H = 92, 50, 44
 SCALES = (0,) + theme.UI_SCALES         # 0: automatic, from the display's size
 
 
@@ -60,6 +62,8 @@ class SettingsScene(Scene):
             return self.t("settings.ui_scale_value", percent=s["ui_scale"])
         if row == "palette":
             return self.t(f"settings.palette.{s['palette']}")
+        if row == "bot_speed":
+            return self.t(f"settings.bot_speed.{s['bot_speed']}")
         return self.t("common.on" if s[row] else "common.off")
 
     def change(self, row: str, step: int) -> None:
@@ -84,6 +88,10 @@ class SettingsScene(Scene):
             i = theme.PALETTES.index(s["palette"]) if s["palette"] in theme.PALETTES else 0
             s["palette"] = theme.PALETTES[(i + step) % len(theme.PALETTES)]
             self.app.apply_palette()
+        elif row == "bot_speed":
+            speeds = tuple(BOT_SPEEDS)
+            i = speeds.index(s["bot_speed"]) if s["bot_speed"] in speeds else 0
+            s["bot_speed"] = speeds[(i + step) % len(speeds)]
         elif row in ("muted", "fullscreen", "show_hints"):
             s[row] = not s[row]
             if row == "muted":
