@@ -7,6 +7,11 @@ table uses); game ``i`` of every level is dealt from the seed ``"<seed> <ruleset
 so the levels meet the same first rolls.  The averages printed are the ones
 ``core.settings.BOT_LEVEL_AVERAGES`` holds (and the host setup shows); the run
 exits 1 when the levels are out of order.
+
+Measured (2,000 games each, seed "bench"; mean +- standard error):
+    bonanza  easy 142.5 +- 1.1   medium 213.9 +- 1.1   hard 240.3 +- 1.0   perfect 249.8 +- 1.1
+    yacht    easy 132.9 +- 0.8   medium 208.8 +- 0.9   hard 236.6 +- 0.9   perfect 244.9 +- 0.9
+(perfect plays the advisor exactly: both within about 1 SE of the tables' expectations, 250.0 and 245.9.)
 """
 from __future__ import annotations
 

@@ -185,6 +185,10 @@ class DailyScene(Scene):
                 pygame.draw.rect(surface, colours[sym], r, border_radius=L.px(6))
                 if sym == SHARE_TOP:
                     pygame.draw.rect(surface, theme.INK, r, L.px(2), border_radius=L.px(6))
+                elif sym == SHARE_SCRATCHED:   # not by colour alone: a scratched box is crossed
+                    inner = r.inflate(-L.px(14), -L.px(14))
+                    pygame.draw.line(surface, theme.PAPER, inner.topleft, inner.bottomright, L.px(3))
+                    pygame.draw.line(surface, theme.PAPER, inner.topright, inner.bottomleft, L.px(3))
         draw_text(surface, self.t("daily.share_log", hash=share.short_hash), L.rect((84, 316, 512, 28)),
                   L.font_px(17), theme.INK_SOFT, align="center")
 
