@@ -25,15 +25,18 @@ from .services import Timer
 
 if TYPE_CHECKING:  # pragma: no cover
     from .connection import Conn
-    from .tables import Table
 
 log = logging.getLogger("bonanza.relay")
 CLOCK_EPS = 1e-3
 
 
 class TableRounds:
-    def __init__(self, table: "Table") -> None:
+    """``table``: the relay's ``tables.Table`` (not imported: tables imports this module);
+    ``away_limit``: automatic turns while away before the seat gives up."""
+
+    def __init__(self, table: Any, away_limit: int) -> None:
         self.table = table
+        self.away_limit = away_limit
         self.play = RoundPlay(table.started_match)
         self.number: int | None = None        # the round being played (own turn k)
         self.deadlines: dict[int, float] = {}  # each human seat's end of turn
@@ -186,7 +189,6 @@ class TableRounds:
     async def _auto_turn(self, number: int | None, seat: int) -> None:
         """The seat's clock ran out: roll if nothing was rolled, then the advisor's box;
         a seat away for AWAY_LIMIT turns gives up, as around the table."""
-        from .tables import AWAY_LIMIT
         auto = self.table.services.auto
         await auto.ready()
         if self.table.finished or number != self.number or self.play.done(seat):
@@ -206,7 +208,7 @@ class TableRounds:
             log.error("the advisor's box %s was refused", box)
             return
         st = self.play.view(seat)
-        if away and slot.autos >= AWAY_LIMIT and not st.over and not st.has_given_up(seat) \
+        if away and slot.autos >= self.away_limit and not st.over and not st.has_given_up(seat) \
                 and not self.table.finished:
             self.give_up(seat, "away", None, None, None)
 

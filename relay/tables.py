@@ -359,7 +359,7 @@ class Table:
     def _rounds(self) -> TableRounds | None:
         """A daily table played in rounds keeps them in ``rounds`` (one clock per seat)."""
         if self.rounds is None and self.started_match.rounds:
-            self.rounds = TableRounds(self)
+            self.rounds = TableRounds(self, AWAY_LIMIT)
         return self.rounds
 
     def roll_hold(self, seat: int) -> list[bool]:

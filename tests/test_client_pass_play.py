@@ -247,3 +247,51 @@ def test_new_screens_fit_in_six_languages_at_960x540(app, artifacts):
         app.scene.on_press("continue")
         step_until(app, lambda: scene_name(app) == "PassTurnScene", what="the pass screen again")
     assert not problems, "\n".join(map(str, problems[:40]))
+
+
+def test_a_watcher_sees_watching_no_hints_and_the_winner_not_a_score(app, artifacts):
+    """A window without a seat (here: a table of bots followed in-process) says "Watching"
+    where the key hints were, has no Hints button, and its results name the winner."""
+    from bonanza.client import widgets
+    from bonanza.client.local_table import LocalTable
+    from bonanza.core.game import Seat
+    from bonanza.core.match import Match
+    match = Match.create("bonanza", [Seat("Bot Ada", "bot", "casual"), Seat("Bot Bram", "bot", "casual"),
+                                     Seat("Bot Chloé", "bot", "casual")], bytes(32), mode="table")
+    conn = LocalTable(match, lambda: app.now, bot_pace=0.0)
+    table = app.make("table", conn)
+    app.push(table)
+    app.step(FRAME)
+    assert table.watching()
+    assert not table.visible(table.widget("hints"))
+    widgets.FIT_REPORT.clear()
+    app.draw()
+    shown = [text for text, *_ in widgets.FIT_REPORT]
+    assert "Watching" in shown and not any("R roll" in t for t in shown)
+    app.screenshot(artifacts / "watching_table.png")
+    step_until(app, lambda: scene_name(app) == "ResultsScene", what="the end", timeout=120)
+    res = app.scene
+    assert res.spectator
+    widgets.FIT_REPORT.clear()
+    app.draw()
+    shown = [text for text, *_ in widgets.FIT_REPORT]
+    assert "Winner" in shown and "Score" not in shown
+    app.screenshot(artifacts / "watching_results.png")
+
+
+def test_a_seated_player_is_told_their_place(app):
+    from bonanza.core.game import Seat
+    from bonanza.core.match import Match
+    from bonanza.core.simulate import play_bot_turn
+    match = Match.create("bonanza", [Seat("Ana"), Seat("Bea"), Seat("Cy"), Seat("Di")], bytes(32),
+                         mode="table")
+    policies = ["optimal", "casual", "casual", "casual"]
+    while not match.state.over:
+        play_bot_turn(match, policies[match.state.active])
+    match.finish()
+    from bonanza.core.game import standings
+    table = standings(match.state)
+    res = app.make("results", match.state, match.log.to_bytes(), mode="table", my_seat=table[-1].seat)
+    assert res.place_line() == f"Place {table[-1].place} of 4"
+    res = app.make("results", match.state, match.log.to_bytes(), mode="table", my_seat=table[0].seat)
+    assert res.place_line() in ("You won!", "Shared victory!")

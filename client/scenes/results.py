@@ -33,8 +33,11 @@ class ResultsScene(Scene):
                  record=None, mode: str = "solo", seed_text: str | None = None, my_seat: int = 0,
                  reveal_seed: bytes | None = None, commitment: bytes | None = None,
                  conn=None, relay=None, sealed_date: str | None = None,
-                 again_scene: str | None = None):
+                 again_scene: str | None = None, spectator: bool = False):
         super().__init__(app)
+        # no seat of this window's own (a watcher, or a game passed around one window): the
+        # left card tells who won, never one seat's score as if it were the viewer's
+        self.spectator = spectator
         self.again_scene = again_scene      # "Play again" opens this form (pass and play)
         # a daily table's log and seed stay with the relay until that date closes
         self.sealed_date = sealed_date
@@ -237,11 +240,22 @@ class ResultsScene(Scene):
         # left card: the player's score, time and best
         card = L.rect((60, 96, 520, 330))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
+        if self.spectator:
+            self.draw_winner(surface)
+            self.draw_standings_card(surface)
+            self.draw_fairness(surface)
+            self.draw_widgets(surface)
+            return
         draw_text(surface, self.t("game.score"), L.rect((90, 112, 460, 36)), L.font_px(22), theme.INK_SOFT,
                   align="center")
         draw_text(surface, str(self.counted(me)), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK,
                   bold=True, align="center")
         y = 252
+        place = self.place_line()
+        if place:
+            draw_text(surface, place, L.rect((90, y, 460, 36)), L.font_px(24), theme.INK, bold=True,
+                      align="center")
+            y += 42
         if self.gave_up():
             # a run that was not finished has no run time worth showing
             draw_text(surface, self.t("results.given_up"), L.rect((90, y, 460, 36)), L.font_px(24),
@@ -263,17 +277,48 @@ class ResultsScene(Scene):
         if board:
             draw_text(surface, board, L.rect((90, 384, 460, 30)), L.font_px(18), theme.INK_SOFT,
                       align="center")
-        # right card: a solo game's whole sheet, else the standings
-        card2 = L.rect((620, 96, 600, 330))
-        shadowed_panel(surface, card2, theme.PAPER, L.px(16), L.px(6))
-        if len(self.standings) == 1:
-            self.draw_sheet_summary(surface)
-        else:
-            self.draw_standings(surface)
+        self.draw_standings_card(surface)
         self.draw_fairness(surface)
         self.draw_widgets(surface)
         if self.celebration is not None:
             self.celebration.draw(surface, L, self.app.now)
+
+    def draw_standings_card(self, surface) -> None:
+        """The right card: a solo game's whole sheet, else the standings."""
+        L = self.layout
+        shadowed_panel(surface, L.rect((620, 96, 600, 330)), theme.PAPER, L.px(16), L.px(6))
+        if len(self.standings) == 1:
+            self.draw_sheet_summary(surface)
+        else:
+            self.draw_standings(surface)
+
+    def place_line(self) -> str | None:
+        """At a table: where this window's seat came ("Place 2 of 4", or that it won)."""
+        if len(self.standings) < 2 or self.gave_up():
+            return None
+        mine = next((s for s in self.standings if s.seat == self.my_seat), None)
+        if mine is None:
+            return None
+        shared = sum(1 for s in self.standings if s.place == mine.place and s.gave_up is None) > 1
+        if mine.place == 1:
+            return self.t("results.shared_win" if shared else "results.you_won")
+        return self.t("results.your_place", place=mine.place, n=len(self.standings))
+
+    def draw_winner(self, surface) -> None:
+        """The left card of a viewer without a seat: the winner (or a shared win) and the score."""
+        L = self.layout
+        first = [s for s in self.standings if s.place == 1 and s.gave_up is None] or self.standings[:1]
+        draw_text(surface, self.t("results.winner"), L.rect((90, 112, 460, 36)), L.font_px(22),
+                  theme.INK_SOFT, align="center")
+        title = (self.t("results.shared_win") if len(first) > 1
+                 else self.t("results.winner_name", name=first[0].name))
+        draw_text(surface, title, L.rect((90, 150, 460, 60)), L.font_px(40), theme.INK, bold=True,
+                  align="center")
+        draw_text(surface, str(self.counted(first[0].total)), L.rect((90, 216, 460, 100)),
+                  L.font_px(86), theme.INK, bold=True, align="center")
+        if len(first) > 1:
+            draw_text(surface, " · ".join(s.name for s in first), L.rect((90, 320, 460, 36)),
+                      L.font_px(22), theme.INK_SOFT, align="center")
 
     def draw_standings(self, surface) -> None:
         L = self.layout

@@ -130,7 +130,8 @@ class TableScene(GameScene):
         out = []
         for i, s in enumerate(self.state.setup.seats):
             name = s.name
-            if i == self.conn.seat and self.ncols <= 2:
+            # a window passed around (pass and play) has no "you"
+            if i == self.conn.seat and not getattr(self.conn, "local", False):
                 name = f"{name} {self.t('lobby.you')}"
             out.append(name)
         return out
@@ -411,7 +412,8 @@ class TableScene(GameScene):
                         reveal_seed=seed, commitment=commit, conn=self.conn if playing else None,
                         relay=self.relay if playing else None,
                         sealed_date=self.daily_date() if not data else None,
-                        again_scene="pass_setup" if local else None)
+                        again_scene="pass_setup" if local else None,
+                        spectator=local or self.conn.seat is None)
 
     def animating(self):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);
@@ -458,7 +460,9 @@ class TableScene(GameScene):
         if st.over:
             return
         name = st.setup.seats[st.active].name
-        text = self.t("table.your_turn") if self.my_turn() else self.t("table.turn_of", name=name)
+        # at one window passed around, the turn says whose it is, by name
+        mine = self.my_turn() and not getattr(self.conn, "local", False)
+        text = self.t("table.your_turn") if mine else self.t("table.turn_of", name=name)
         if self.round_done():
             text = self.t("table.round_waiting")
         left = cx - self.half
@@ -504,7 +508,17 @@ class TableScene(GameScene):
             draw_text(surface, self.t("table.waiting_for", name=name),
                       L.rect((self.cx - self.half, 440, 2 * self.half, 40)),
                       L.font_px(22), theme.TEXT_ON_FELT_SOFT, align="center")
+        if self.watching():      # no keys to press: the line says what this screen is
+            draw_text(surface, self.t("table.watching"),
+                      L.rect((self.cx - self.half_wide, 562, 2 * self.half_wide, 30)),
+                      L.font_px(18), theme.TEXT_ON_FELT, bold=True, align="center")
+            return
         super().draw_footer(surface)
+
+    def visible(self, w) -> bool:
+        if w.id == "hints" and self.watching():
+            return False       # a watcher has no turn to hint at (the win bar always shows)
+        return super().visible(w)
 
     def commitment(self):
         header = self.conn.client.header if self.conn.client else None
