@@ -316,11 +316,12 @@ class Profile:
         except Exception:
             return None
 
-    def best(self, ruleset: str, mode: str = "solo", category: str | None = None) -> int | None:
+    def best(self, ruleset: str, mode: str = "solo", category: str | None = None,
+             seed_text: str | None = None) -> int | None:
         if self.store is None:
             return None
         try:
-            return self.store.best(ruleset, mode, category)
+            return self.store.best(ruleset, mode, category, seed_text)
         except Exception:
             return None
 

@@ -178,3 +178,28 @@ def test_splits_and_the_tool_assisted_mark_come_from_the_log(capsys):
     assert "time not proven" in line and "splits 2.100 2.800" in line
     assert cli(["verify", str(golden / "ranked.bonanza")]) == 0
     assert "category bonanza, ranked, no hints" in capsys.readouterr().out
+
+
+def test_set_seed_bests_are_per_seed(app):
+    """A set seed's "New best!" and best are that seed's: another seed is other dice."""
+    from bonanza.client import lang
+    from bonanza.client.scenes.game import SoloGameScene
+    from tests.test_client_records import drive_solo_scene
+    from tests.test_client_signals import drawn_texts
+    store = app.profile.store
+    high = drive_solo_scene(app, SoloGameScene(app, seed_text="seed A"), "best")
+    a = high.record.score
+    assert high.record.new_best
+    app.to_title()
+    other = drive_solo_scene(app, SoloGameScene(app, seed_text="seed B"), "first")
+    b = other.record.score
+    assert b < a
+    assert other.record.new_best                  # the first run of seed B is its best
+    assert other.personal_best() == b and store.best("bonanza", "solo", "seeded", "seed B") == b
+    assert lang.t("game.seed_best", score=b) in drawn_texts(app)
+    assert store.best("bonanza", "solo", "seeded") == a   # the board of every seed still has it
+    app.to_title()
+    again = drive_solo_scene(app, SoloGameScene(app, seed_text="seed B"), "best")
+    c = again.record.score
+    assert c > b and again.record.new_best and again.record.previous_best == b   # not seed A's
+    assert again.personal_best() == c

@@ -58,8 +58,11 @@ class ResultsScene(Scene):
         self.standings = standings(state)
         # read once (the game is recorded before this scene exists): draw runs every frame
         # the best of this game's own board: a set-seed run is not compared with random ones
+        # (and a set-seed run only with runs of its own seed: "your best on this seed")
+        category = getattr(record, "category", None)
         self._personal_best = None if mode == "table" else app.profile.best(
-            state.ruleset.name, mode, getattr(record, "category", None))
+            state.ruleset.name, mode, category,
+            getattr(record, "seed_text", None) if category == "seeded" else None)
         self.button("again", (148, 628, 232, 56), lambda: self.t("results.play_again"), size=22)
         self.button("verify", (396, 628, 232, 56), lambda: self.t("results.verify"), style="secondary", size=20)
         self.button("analysis", (644, 628, 232, 56), lambda: self.t("analysis.open"), style="secondary", size=20)
@@ -271,8 +274,9 @@ class ResultsScene(Scene):
             y += 48
         best = self.personal_best()
         if best is not None:
-            draw_text(surface, self.t("game.personal_best", score=best), L.rect((90, y, 460, 36)),
-                      L.font_px(22), theme.INK_SOFT, align="center")
+            seeded = getattr(self.record, "category", None) == "seeded"
+            draw_text(surface, self.t("game.seed_best" if seeded else "game.personal_best", score=best),
+                      L.rect((90, y, 460, 36)), L.font_px(22), theme.INK_SOFT, align="center")
         board = self.board_line()
         if board:
             draw_text(surface, board, L.rect((90, 384, 460, 30)), L.font_px(18), theme.INK_SOFT,

@@ -64,6 +64,12 @@ def best_sql(category: str | None) -> tuple[str, int]:
             f"AND {COUNTS}"), 1
 
 
+# a set-seed run is compared with runs of the same seed only (issue 25): another seed is
+# other dice, so its best says nothing about this one
+SEED_BEST_SQL = (f"SELECT MAX(score) FROM games WHERE ruleset = ? AND mode = ? AND category = 'seeded' "
+                 f"AND seed_text = ? AND {COUNTS}")
+
+
 def game_record(row: Any, directory: str | None = None) -> GameRecord:
     """A ``GAME_COLS`` row; the file's path is made absolute under ``directory``."""
     (gid, mode, ruleset, score, duration, seed, date, new_best, prev, played_at, name,

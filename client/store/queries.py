@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from .connection import Connection
-from .game_record import COUNTS, GAME_COLS, GameRecord, best_sql, game_record
+from .game_record import COUNTS, GAME_COLS, SEED_BEST_SQL, GameRecord, best_sql, game_record
 from .summary import CATEGORIES
 
 DEFAULT_NAME = "Player"
@@ -50,8 +50,13 @@ class Queries(Connection):
             raise KeyError(f"no game with id {game_id}")
         return bytes(rows[0][0])
 
-    def best(self, ruleset: str, mode: str = "solo", category: str | None = None) -> int | None:
-        """The best finished game of a board (``category`` None: every category)."""
+    def best(self, ruleset: str, mode: str = "solo", category: str | None = None,
+             seed_text: str | None = None) -> int | None:
+        """The best finished game of a board (``category`` None: every category); with
+        ``seed_text``, of the set-seed runs of that seed."""
+        if seed_text is not None:
+            seeded: int | None = self._query(SEED_BEST_SQL, (ruleset, mode, seed_text))[0][0]
+            return seeded
         sql, times = best_sql(category)
         params = (ruleset, mode) * times if category is None else (ruleset, mode, category)
         best: int | None = self._query(sql, params)[0][0]

@@ -10,7 +10,7 @@ from bonanza.core.verify import verify_bytes
 
 from . import kill_hook, schema
 from .files import GameFiles
-from .game_record import GAME_COLS, GameRecord, best_sql, game_record, iso_utc, utc_now_iso
+from .game_record import GAME_COLS, SEED_BEST_SQL, GameRecord, best_sql, game_record, iso_utc, utc_now_iso
 from .notices import DailyAlreadyPlayed
 from .summary import summarize
 
@@ -100,8 +100,12 @@ class Recording(GameFiles):
                                   (s["date"],)).fetchone()
                 if daily is not None and daily[0] is not None and not salvage:
                     raise DailyAlreadyPlayed(f"the daily challenge of {s['date']} was already played")
-            sql, _ = best_sql(s["category"])
-            prev = c.execute(sql, (s["ruleset"], s["mode"], s["category"])).fetchone()[0]
+            if s["category"] == "seeded" and s["seed_text"] is not None:
+                # "New best!" on a set seed: the best of that seed (other seeds, other dice)
+                prev = c.execute(SEED_BEST_SQL, (s["ruleset"], s["mode"], s["seed_text"])).fetchone()[0]
+            else:
+                sql, _ = best_sql(s["category"])
+                prev = c.execute(sql, (s["ruleset"], s["mode"], s["category"])).fetchone()[0]
             new_best = s["status"] == "finished" and (prev is None or s["score"] > prev)
             cur = c.execute(
                 "INSERT INTO games (mode, ruleset, name, score, duration_ms, seed, date, "
