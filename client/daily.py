@@ -181,3 +181,13 @@ def next_daily(now: datetime) -> tuple[int, datetime]:
     start = datetime.combine(now.astimezone(timezone.utc).date() + timedelta(days=1), time(0),
                              tzinfo=timezone.utc)
     return max(0, int((start - now).total_seconds())), start
+
+
+def par(date_iso: str) -> int:
+    """The day's par: what the perfect bot scores on that date's public dice (the same
+    for everyone; the advisor's tables must be at hand, they load on first use)."""
+    from bonanza.core.simulate import play_bot_turn
+    m = Match.create_daily(check_date(date_iso), "par")
+    while m.state.active is not None:
+        play_bot_turn(m, "perfect")
+    return m.state.sheets[0].total(m.state.ruleset)

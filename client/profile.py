@@ -29,6 +29,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
     "last_join": {},            # the join form as last sent: address, port, code
     "last_ranked": {},          # the relay of the last ranked run: address, port
+    "last_pass_play": {},       # the pass-and-play form as last started: seats, names, rules, clock
+    "pass_screen": True,        # pass and play: "Pass to <name>" between two people's turns
     "tables": {},               # running table games by code: host, port, resume token
     "relays": {},               # (before keys were pinned by key) "address:port": fingerprint
     "relay_keys": {},           # relay keys pinned by key (hex): the "address:port"s met at

@@ -295,3 +295,22 @@ def test_a_seated_player_is_told_their_place(app):
     assert res.place_line() == f"Place {table[-1].place} of 4"
     res = app.make("results", match.state, match.log.to_bytes(), mode="table", my_seat=table[0].seat)
     assert res.place_line() in ("You won!", "Shared victory!")
+
+
+def test_the_form_and_the_pass_screen_setting_are_kept_across_a_restart(data_dirs):
+    with window(data_dirs["data"]) as app:
+        set_up_three_seats(app)
+        click(app, "pass_screen")          # off: the next turn starts at once
+        assert app.profile.settings["pass_screen"] is False
+        click(app, "start")
+        step_until(app, lambda: scene_name(app) == "TableScene", what="the table")
+        step_until(app, lambda: scene_name(app) == "TableScene" and app.scene.conn.waiting is None,
+                   what="a turn begun without the pass screen")
+    with window(data_dirs["data"]) as app:
+        assert app.profile.settings["pass_screen"] is False
+        app.open("settings")
+        assert app.scene.value_text("pass_screen") == "Off"
+        app.to_title()
+        click(app, "pass")
+        assert app.scene.kinds[:3] == ["person", "person", "easy"]
+        assert [app.scene.widget(f"name:{i}").value for i in range(2)] == ["Ana", "Bea"]

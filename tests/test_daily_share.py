@@ -83,6 +83,8 @@ def test_daily_screen_shares_by_key_and_shows_streak_and_countdown(app, artifact
     assert pygame.scrap.get_text() == share.text(scene.t)
     assert share.date == today and share.text(scene.t).startswith(scene.t("daily.share_line", date=today,
                                                                           score=share.score))
+    scene._par = daily.par(today)        # as when the advisor has loaded in the background
+    app.draw()
     app.screenshot(artifacts / "client_daily_share.png")
 
 
@@ -100,3 +102,15 @@ def test_daily_share_screen_fits_in_languages(app, artifacts, code):
     bad = [r for r in widgets.FIT_REPORT if r[2] > r[3] + 1 or r[1] < theme.MIN_READABLE_PX]
     app.screenshot(artifacts / f"client_960_{code}_daily_share.png")
     assert not bad, bad
+
+
+def test_par_is_the_perfect_bot_on_the_days_dice():
+    from bonanza.core.match import Match
+    from bonanza.core.simulate import play_bot_turn
+    p = daily.par("2026-12-02")
+    assert p == daily.par("2026-12-02")          # the same for everyone
+    # the perfect bot meets the day's dice as a player would: the same Match, the same key
+    m = Match.create_daily("2026-12-02", "Ana")
+    while m.state.active is not None:
+        play_bot_turn(m, "optimal")
+    assert p == m.state.sheets[0].total(m.state.ruleset) and 0 < p <= 375

@@ -15,6 +15,7 @@ import pygame
 from .. import actions as A
 from .. import theme
 from ..daily import (
+    RULESET,
     SHARE_FAIR,
     SHARE_GOOD,
     SHARE_SCRATCHED,
@@ -22,6 +23,7 @@ from ..daily import (
     DailyShare,
     daily_share,
     next_daily,
+    par,
     streak,
 )
 from ..daily_relay_memory import last_relay
@@ -49,6 +51,7 @@ class DailyScene(Scene):
         self._score: int | None = None
         self._share: DailyShare | None = None
         self._streak = 0
+        self._par: int | None = None
         self.focus_id = "play" if self.status() == "available" else "relay"
 
     def status(self) -> str:
@@ -191,6 +194,21 @@ class DailyScene(Scene):
                     pygame.draw.line(surface, theme.PAPER, inner.topright, inner.bottomleft, L.px(3))
         draw_text(surface, self.t("daily.share_log", hash=share.short_hash), L.rect((84, 316, 512, 28)),
                   L.font_px(17), theme.INK_SOFT, align="center")
+        par = self.par()
+        if par is not None:
+            draw_text(surface, self.t("daily.par", par=par), L.rect((84, 350, 512, 30)), L.font_px(18),
+                      theme.INK, align="center")
+
+    def par(self) -> int | None:
+        """The day's par, once the advisor is at hand (it loads in the background)."""
+        if self._par is None:
+            loader = self.app.advisor_loader(RULESET)
+            if loader is not None and loader.ready:
+                try:
+                    self._par = par(self.date)
+                except Exception:     # no advisor after all: the card shows no par
+                    self._par = None
+        return self._par
 
     def draw_days(self, surface) -> None:
         """The streak, and when the next daily starts (UTC midnight, also in local time)."""

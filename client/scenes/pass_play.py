@@ -38,7 +38,7 @@ class PassPlaySetupScene(Scene):
 
     def __init__(self, app):
         super().__init__(app)
-        last = app.profile.settings.get("last_pass_play") or {}
+        last = app.profile.settings["last_pass_play"]
         self.people = known_people(app.profile)
         kinds = last.get("kinds") if isinstance(last.get("kinds"), list) else []
         names = last.get("names") if isinstance(last.get("names"), list) else []
@@ -70,7 +70,7 @@ class PassPlaySetupScene(Scene):
         return self.t("lobby.turn_time_value", seconds=self.clock)
 
     def _pass_label(self) -> str:
-        return self.t("pass.screen_on" if self.app.profile.settings.get("pass_screen", True) else "pass.screen_off")
+        return self.t("pass.screen_on" if self.app.profile.settings["pass_screen"] else "pass.screen_off")
 
     def visible(self, w) -> bool:
         if w.id.startswith(("name:", "who:")):
@@ -120,7 +120,7 @@ class PassPlaySetupScene(Scene):
             self.clock = CLOCKS[(CLOCKS.index(self.clock) + 1) % len(CLOCKS)]
         elif id == "pass_screen":
             s = self.app.profile.settings
-            s["pass_screen"] = not s.get("pass_screen", True)
+            s["pass_screen"] = not s["pass_screen"]
             self.app.profile.save()
         elif id == "start":
             self.start()
@@ -179,7 +179,7 @@ def pass_play_table(app, match: Match, turn_seconds: int | None, resumed: bool =
         return loader.result(0) if loader is not None and loader.ready else None
 
     conn = LocalTable(match, lambda: app.now, turn_seconds,
-                      pass_screen=bool(app.profile.settings.get("pass_screen", True)), advisor=advisor,
+                      pass_screen=bool(app.profile.settings["pass_screen"]), advisor=advisor,
                       bot_pace=app.profile.bot_delay())
     extra = {"turn_seconds": turn_seconds or 0, "resumed": resumed}
 

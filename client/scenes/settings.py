@@ -13,12 +13,12 @@ from .base import Scene
 ANIMS = ("instant", "off", "fast", "normal")
 VOLUMES = tuple(range(0, 101, 10))
 ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints", "palette",
-        "bot_speed")
+        "bot_speed", "pass_screen")
 LABELS = {"language": "settings.language", "name": "settings.player_name",
           "animation": "settings.animation", "volume": "settings.volume", "muted": "settings.mute",
           "ui_scale": "settings.ui_scale", "fullscreen": "settings.fullscreen",
           "show_hints": "settings.show_hints", "palette": "settings.palette",
-          "bot_speed": "settings.bot_speed"}
+          "bot_speed": "settings.bot_speed", "pass_screen": "settings.pass_screen"}
 Y0, STEP, ROW_H = 92, 50, 44
 SCALES = (0,) + theme.UI_SCALES         # 0: automatic, from the display's size
 
@@ -92,7 +92,7 @@ class SettingsScene(Scene):
             speeds = tuple(BOT_SPEEDS)
             i = speeds.index(s["bot_speed"]) if s["bot_speed"] in speeds else 0
             s["bot_speed"] = speeds[(i + step) % len(speeds)]
-        elif row in ("muted", "fullscreen", "show_hints"):
+        elif row in ("muted", "fullscreen", "show_hints", "pass_screen"):
             s[row] = not s[row]
             if row == "muted":
                 self.app.apply_sound_settings()
