@@ -482,9 +482,12 @@ def _ranked_room(relay: Host, conn: Conn) -> None:
 
 def ranked_info(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """The ranked boards (per ruleset, hints off and on); with ``name``, its attempts."""
+    # runs quicker than a person reads dice are on lists of their own, never the boards
     reply: dict[str, Any] = {"type": "ranked_info",
                              "boards": {r: {"no_hints": relay.ranked.board(r, False),
-                                            "hints": relay.ranked.board(r, True)}
+                                            "hints": relay.ranked.board(r, True),
+                                            "tool_assisted": relay.ranked.board(r, False, tool_assisted=True)
+                                            + relay.ranked.board(r, True, tool_assisted=True)}
                                         for r in RULESETS}}
     if isinstance(msg.get("name"), str):
         reply["attempts"] = relay.ranked.attempts(msg["name"])

@@ -2,7 +2,9 @@
 
 Every attempt the relay issues is counted per person (a run given up or abandoned
 counts too), so seed-shopping shows on the board as the number of attempts.  A run's
-time is the relay's: the last record's stamp (ms since the run began).
+time is the relay's: the last record's stamp (ms since the run's first roll).  A run whose
+median decision was quicker than a person reads dice (``core.splits.tool_assisted``) is
+marked "tool-assisted?" and kept off the main boards: it has a list of its own.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, name_key TEXT NOT NULL, name TEXT NOT NULL, ruleset TEXT NOT NULL,
     hints INTEGER NOT NULL, date TEXT NOT NULL, score INTEGER, duration_ms INTEGER,
-    gave_up TEXT, log_file TEXT);
+    gave_up TEXT, log_file TEXT, tool_assisted INTEGER);
 CREATE INDEX IF NOT EXISTS runs_name ON runs (name_key);
 """
 
@@ -25,6 +27,9 @@ class RankedStore:
     def __init__(self, path: str | Path, keep_open: Iterable[int] = ()):
         self.db = sqlite3.connect(str(path), isolation_level=None)
         self.db.executescript(SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(runs)")}
+        if "tool_assisted" not in columns:      # a store from before the mark: unmarked runs
+            self.db.execute("ALTER TABLE runs ADD COLUMN tool_assisted INTEGER")
         rekey(self.db, "runs")
         # runs a previous run of the relay held in memory can never end now
         # (``keep_open``: the runs the relay's journals resume.)
@@ -51,17 +56,22 @@ class RankedStore:
                                (name_key(name),)).fetchone()[0]
 
     def finish(self, run_id: int, score: int, duration_ms: int, gave_up: str | None,
-               log_file: str | None) -> None:
-        self.db.execute("UPDATE runs SET score = ?, duration_ms = ?, gave_up = ?, log_file = ? "
-                        "WHERE id = ?", (score, duration_ms, gave_up, log_file, run_id))
+               log_file: str | None, tool_assisted: bool = False) -> None:
+        self.db.execute("UPDATE runs SET score = ?, duration_ms = ?, gave_up = ?, log_file = ?, "
+                        "tool_assisted = ? WHERE id = ?",
+                        (score, duration_ms, gave_up, log_file, int(tool_assisted), run_id))
 
-    def board(self, ruleset: str, hints: bool, limit: int = 20) -> list[dict]:
+    def board(self, ruleset: str, hints: bool, limit: int = 20,
+              tool_assisted: bool = False) -> list[dict]:
         """Each person's best finished run (score high, then time short), with how many
-        attempts they were issued in all."""
+        attempts they were issued in all; the runs marked tool-assisted are on a board of
+        their own (``tool_assisted=True``), never on the main one."""
         rows = self.db.execute(
             "SELECT name_key, name, score, duration_ms, date FROM runs WHERE ruleset = ? "
             "AND hints = ? AND score IS NOT NULL AND gave_up IS NULL "
-            "ORDER BY score DESC, duration_ms ASC, id ASC", (ruleset, int(hints))).fetchall()
+            "AND coalesce(tool_assisted, 0) = ? "
+            "ORDER BY score DESC, duration_ms ASC, id ASC",
+            (ruleset, int(hints), int(tool_assisted))).fetchall()
         out: list[dict] = []
         seen: set = set()
         for key, name, score, ms, date in rows:
@@ -70,7 +80,7 @@ class RankedStore:
             seen.add(key)
             n = self.db.execute("SELECT count(*) FROM runs WHERE name_key = ?", (key,)).fetchone()[0]
             out.append({"name": name, "score": score, "duration_ms": ms, "date": date,
-                        "attempts": n, "place": len(out) + 1})
+                        "attempts": n, "place": len(out) + 1, "tool_assisted": tool_assisted})
             if len(out) >= limit:
                 break
         return out

@@ -137,7 +137,7 @@ class DailyBook(DailyResults, Protocol):
 
 class RankedResults(Protocol):
     def finish(self, run_id: int, score: int, duration_ms: int, gave_up: str | None,
-               log_file: str | None) -> None: ...
+               log_file: str | None, tool_assisted: bool = False) -> None: ...
 
 
 class RankedBook(RankedResults, Protocol):
@@ -147,7 +147,8 @@ class RankedBook(RankedResults, Protocol):
 
     def attempts(self, name: str) -> int: ...
 
-    def board(self, ruleset: str, hints: bool, limit: int = 20) -> list[dict]: ...
+    def board(self, ruleset: str, hints: bool, limit: int = 20,
+              tool_assisted: bool = False) -> list[dict]: ...
 
 
 class GameJournal(Protocol):

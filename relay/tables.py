@@ -21,6 +21,7 @@ from bonanza.core.match import GAME_OVER, NO_HOLD, Match, kept_by_default
 from bonanza.core.names import name_key
 from bonanza.core.records import GiveUpReason, Intent, MoveRecord, SeatKind
 from bonanza.core.settings import DEFAULT_BOT_POLICY
+from bonanza.core.splits import tool_assisted
 from bonanza.core.wire import LENGTH, encode_frame
 
 from .rounds import TableRounds
@@ -484,7 +485,7 @@ class Table:
             if self.mode == "ranked" and self.ranked_id is not None:
                 gave = st.gave_up[0][1] if st.gave_up else None
                 services.ranked.finish(self.ranked_id, st.total(0), meta["duration_ms"],
-                                       gave, fname)
+                                       gave, fname, tool_assisted(self.started_match.log))
             if self.daily_date is not None:
                 gave_up = {seat: why for seat, why in st.gave_up}
                 for slot in self.slots:

@@ -215,7 +215,7 @@ def test_records_by_keyboard_replay_and_export(app):
     from bonanza.client.store.records import default_filename, import_record
     store = populate(app)
     from bonanza.client.scenes.title import MENU
-    for _ in range([id for id, _ in MENU].index("records")):
+    for _ in range([id for id, _ in MENU].index("records")):   # Down from Solo
         key(app, pygame.K_DOWN)
     assert app.scene.focus_id == "records"
     key(app, pygame.K_RETURN)

@@ -64,4 +64,7 @@ def test_daily_screen_reads_the_attempt_again_after_play(app):
     _finished_daily(app.profile.store, today_utc())   # e.g. played in another window
     app.scene.on_press("play")                        # refused: the screen now says so
     assert app.scene.status() == "played"
-    assert not app.scene.button_enabled("play")
+    # the button no longer deals a second attempt: it copies the day's share
+    assert app.scene.share() is not None
+    app.scene.on_press("play")
+    assert type(app.scene).__name__ == "DailyScene" and app.scene.status() == "played"

@@ -116,7 +116,7 @@ def test_host_setup_offers_yatzy_and_asks_the_relay_for_it(app, artifacts, monke
             self.ready.set()
 
         @classmethod
-        def on_default_port(cls):
+        def on_default_port(cls, bot_delay=None):
             return cls()
 
         def stop(self):

@@ -97,3 +97,26 @@ def test_a_run_nobody_plays_is_counted_and_ends():
             assert relay.ranked.board("yacht", True) == []      # given up: not on the board
             assert not any(t.running for t in relay.tables.values())
     run(main())
+
+
+def test_a_run_decided_faster_than_a_person_reads_is_kept_off_the_board():
+    """Two ranked runs: one deciding 1.5 s after each roll, one at 30 ms a move (a script).
+    The script's is marked tool-assisted and listed apart; the board has the person's."""
+    async def main():
+        clock = ManualClock(date="2024-07-02")
+        async with running_relay(clock=clock) as relay:
+            for name, pace in (("Ana", 1.5), ("Bot-ish", 0.03)):
+                c = await connect(relay)
+                await c.ranked_play(name, "bonanza")
+                while c.end is None:
+                    await c.wait_until(lambda: c.my_turn or c.end is not None)
+                    if c.end is not None:
+                        break
+                    clock.advance(pace)
+                    await play_turn_step(c)
+            info = await c.request({"type": "ranked_info"})
+            boards = info["boards"]["bonanza"]
+            assert [e["name"] for e in boards["no_hints"]] == ["Ana"]
+            assert [(e["name"], e["tool_assisted"]) for e in boards["tool_assisted"]] == [("Bot-ish", True)]
+            assert boards["no_hints"][0]["tool_assisted"] is False
+    run(main())

@@ -102,8 +102,12 @@ def test_a_full_disk_still_ends_the_game_refuses_daily_and_ranked_then_catches_u
     with small_tmpfs(tmp_path / "data") as data:
         run(go(data))
     lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    # The operator reads one line per thing that failed, not one per move or retry.
-    assert sum("cannot write to the data folder" in m for m in lines) == 1, lines
+    recovered = sum("is writable again" in r.getMessage() for r in caplog.records)
+    # The operator reads one line per thing that failed, not one per move or retry: one
+    # "cannot write" each time the folder stops being writable (a slow machine may see a
+    # freed journal make room for a moment, and say so, before the disk fills again).
+    failed = sum("cannot write to the data folder" in m for m in lines)
+    assert 1 <= failed <= recovered + 1, lines
     assert sum("cannot write the finished log" in m for m in lines) <= 1, lines
 
 

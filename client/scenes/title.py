@@ -27,7 +27,7 @@ MENU_SCENES = {
 class TitleScene(Scene):
     def __init__(self, app):
         super().__init__(app)
-        y, step = 188, 47
+        y, step = 186, 46
         for i, (id, key) in enumerate(MENU):
             # one look for the whole menu: a yellow Solo read as selected beside the real focus ring
             self.button(id, (450, y + i * step, 380, 40), lambda k=key: self.t(k), style="secondary", size=22)
