@@ -112,3 +112,29 @@ def test_a_run_declared_with_hints_keeps_its_advisor_button(app):
         assert game.visible(game.widget("hints")) and game.hints_on()
     finally:
         relay.stop()
+
+
+def test_a_ranked_run_of_each_ruleset_is_dealt_under_its_rules(app, artifacts):
+    """The ranked screen's rules button picks the run's ruleset and the board shown: a
+    Yatzy run is dealt on a 15-box sheet by the relay."""
+    from bonanza.client.actions import Action
+    from bonanza.client.hosting import HostedRelay
+    relay = HostedRelay(host="127.0.0.1")
+    try:
+        assert relay.ready.wait(15) and relay.port
+        app.profile.name = "Ana"
+        app.open("ranked", host="127.0.0.1", port=relay.port)
+        ranked = app.scene
+        app.dispatch(Action("press", "connect"))
+        assert step_until(app, lambda: ranked.info is not None)
+        while ranked.ruleset != "yatzy":
+            app.dispatch(Action("press", "ruleset"))
+        app.step()
+        app.screenshot(artifacts / "client_ranked_yatzy.png")
+        app.dispatch(Action("press", "play"))
+        assert step_until(app, lambda: type(app.scene).__name__ == "RankedGameScene")
+        game = app.scene
+        assert step_until(app, lambda: game.state is not None)
+        assert game.state.setup.ruleset == "yatzy" and len(game.state.sheets[0].free_boxes()) == 15
+    finally:
+        relay.stop()

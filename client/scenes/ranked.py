@@ -6,7 +6,7 @@ is recorded in the store like any game; its board there is the server's, never a
 """
 from __future__ import annotations
 
-from bonanza.core.settings import DEFAULT_PORT, DEFAULT_RULESET
+from bonanza.core.settings import DEFAULT_PORT, DEFAULT_RULESET, RULESETS
 
 from .. import theme
 from ..i18n import format_duration
@@ -40,6 +40,10 @@ class RankedScene(Scene):
         self.button("play", (300, 460, 330, 60),
                     lambda: self.t("ranked.play_as", name=self.app.profile.name), size=22)
         self.button("back", (365, 540, 200, 50), lambda: self.t("common.back"), style="secondary")
+        # the run's rules, and the board shown beside them: one board per ruleset
+        self.ruleset = DEFAULT_RULESET
+        self.button("ruleset", (60, 460, 220, 60), lambda: self.t(f"game.ruleset.{self.ruleset}"),
+                    style="secondary", size=22)
         self.conn = self.own(conn) if conn is not None else None
         self.info: dict | None = None
         self.result = result
@@ -78,6 +82,8 @@ class RankedScene(Scene):
             self.play()
         elif id == "back":
             self.back()
+        elif id == "ruleset":
+            self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
 
     def on_submit(self, id):
         self.connect()
@@ -95,7 +101,7 @@ class RankedScene(Scene):
             return
         self.starting = True
         self.conn.send({"type": "ranked_play", "name": self.app.profile.name,
-                        "ruleset": DEFAULT_RULESET,
+                        "ruleset": self.ruleset,
                         "hints": bool(self.app.profile.settings.get("show_hints"))})
 
     def _key_answered(self, accepted: bool) -> None:
@@ -143,7 +149,7 @@ class RankedScene(Scene):
     def board(self) -> list:
         boards = (self.info or {}).get("boards") or {}
         hints = "hints" if self.app.profile.settings.get("show_hints") else "no_hints"
-        return ((boards.get(DEFAULT_RULESET) or {}).get(hints) or [])[:BOARD_ROWS]
+        return ((boards.get(self.ruleset) or {}).get(hints) or [])[:BOARD_ROWS]
 
     def draw(self, surface):
         super().draw(surface)
@@ -163,7 +169,8 @@ class RankedScene(Scene):
         card = L.rect((680, 110, 540, 480))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         hints = self.app.profile.settings.get("show_hints")
-        draw_text(surface, self.t("ranked.board_hints" if hints else "ranked.board"),
+        draw_text(surface, self.t("ranked.board_hints" if hints else "ranked.board",
+                                  ruleset=self.t(f"game.ruleset.{self.ruleset}")),
                   L.rect((704, 124, 492, 36)), L.font_px(22), theme.INK, bold=True)
         y = 170
         if self.result is not None:
