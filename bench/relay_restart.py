@@ -3,8 +3,9 @@ with SIGKILL and started again on the same data folder.
 
 Prints the time from the restart (the new process started) to the relay listening (every
 journal read back and folded through core), and to every seat of every table resumed by
-its client; and the journal's disk cost: bytes per game so far, per move, and a whole
-game's estimate beside its finished log.
+its client, beside the baseline measured in the same run: the same relay starting on an
+empty data folder (import and start-up, no journal); and the journal's disk cost: bytes
+per game so far, per move, and a whole game's estimate beside its finished log.
 
     python bench/relay_restart.py [--tables 200] [--moves 20]
 """
@@ -63,6 +64,10 @@ async def table(port: int, moves: int) -> list[RelayClient]:
 
 
 async def run(args) -> None:
+    with tempfile.TemporaryDirectory() as empty:      # the baseline: nothing to read back
+        proc, _, bare = start(empty)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
     with tempfile.TemporaryDirectory() as data:
         proc, port, _ = start(data)
         tables = []
@@ -92,10 +97,11 @@ async def run(args) -> None:
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(10)
-    per_move = (size / len(journals) - 0) / max(1, args.moves)
+    per_move = size / len(journals) / max(1, args.moves)
     print(f"relay restart: {args.tables} two-seat tables, {args.moves} moves each, "
           f"killed with SIGKILL, {os.cpu_count()} cores")
-    print(f"  restart -> listening (journals read and folded): {listening * 1000:7.0f} ms")
+    print(f"  restart -> listening (journals read and folded): {listening * 1000:7.0f} ms   "
+          f"(empty folder: {bare * 1000:.0f} ms, ratio {listening / bare:.1f}x)")
     print(f"  restart -> every seat resumed ({ok}/{2 * args.tables} at their seq): "
           f"{resumed * 1000:7.0f} ms   goal <= 2000 ms: {'met' if resumed <= 2 else 'NOT met'}")
     print(f"  disk: {size / len(journals):.0f} B per journal after {args.moves} moves "
