@@ -50,6 +50,9 @@ def main(argv=None) -> int:
         means.append(mean)
         print(f"{a.ruleset} {level:8s} mean {mean:7.2f} +- {sd / math.sqrt(len(s)):.2f} (SE)  "
               f"sd {sd:6.2f}  {a.games} games in {time.perf_counter() - t0:.1f} s", flush=True)
+    # the baseline, measured in this run: the perfect (optimal) level
+    print("ratio to perfect: " + ", ".join(f"{level} {m / means[-1]:.3f}x"
+                                          for level, m in zip(BOT_LEVELS, means)))
     ordered = all(x < y for x, y in zip(means, means[1:]))
     print("ordered" if ordered else "OUT OF ORDER")
     return 0 if ordered else 1
