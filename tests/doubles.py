@@ -1,10 +1,14 @@
-"""An offline stand-in for a relay connection, showing a table mid-game.
+"""Offline stand-ins: a relay connection showing a table mid-game (``DemoConnection``),
+and hosting that starts no relay (``host_without_relay``).
 
-Used by the scene tests and ``bench/client_frame.py`` to draw the table scene
-without a network; it has the attributes ``TableScene`` reads from a
+``DemoConnection`` is used by the scene tests and ``bench/client_frame.py`` to draw the
+table scene without a network; it has the attributes ``TableScene`` reads from a
 ``client.relay_client.RelayConnection``.
 """
 from __future__ import annotations
+
+import threading
+from typing import Any
 
 from bonanza.core.game import Seat
 from bonanza.core.match import Match
@@ -54,3 +58,42 @@ class DemoConnection:
 
     def close(self, timeout: float = 0) -> None:
         pass
+
+
+class SilentConnection:
+    """A relay connection that never connects: the lobby waits on it forever."""
+    table, seat, status = None, None, "connecting"
+
+    def __init__(self, host, port, signer=None):
+        pass
+
+    def poll(self):
+        return []
+
+    def close(self, timeout=None):
+        pass
+
+
+def host_without_relay(monkeypatch) -> list[Any]:
+    """Hosting replaced by a relay that is ready at once on a fixed port and never runs,
+    and connecting by ``SilentConnection``; returns the ``bot_delay`` each hosted relay
+    was asked for, in order."""
+    from bonanza.client import hosting, relay_client
+    delays: list[Any] = []
+
+    class NoRelay:
+        def __init__(self):
+            self.port, self.ready = 7468, threading.Event()
+            self.ready.set()
+
+        @classmethod
+        def on_default_port(cls, bot_delay=None):
+            delays.append(bot_delay)
+            return cls()
+
+        def stop(self):
+            pass
+
+    monkeypatch.setattr(hosting, "HostedRelay", NoRelay)
+    monkeypatch.setattr(relay_client, "RelayConnection", SilentConnection)
+    return delays

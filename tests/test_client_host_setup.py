@@ -2,8 +2,6 @@
 the create_table request it sends; the lobby marks each bot with its policy."""
 from __future__ import annotations
 
-import threading
-
 import pygame
 import pytest
 
@@ -43,36 +41,10 @@ def test_bots_row_by_keyboard_and_mouse_goes_into_create_table(app, monkeypatch,
     app.step(1 / 60)
     app.screenshot(artifacts / "client_host_setup_bot_level.png")
 
-    class FakeRelay:
-        def __init__(self):
-            self.port, self.ready = 7468, threading.Event()
-            self.ready.set()
-
-        @classmethod
-        def on_default_port(cls, bot_delay=None):
-            assert bot_delay == app.profile.bot_delay()   # the Settings' bot speed paces the table
-            return cls()
-
-        def stop(self):
-            pass
-
-    class FakeConn:
-        table, seat, status = None, None, "connecting"
-
-        def __init__(self, host, port, signer=None):
-            pass
-
-        def poll(self):
-            return []
-
-        def close(self, timeout=None):
-            pass
-
-    import bonanza.client.hosting
-    import bonanza.client.relay_client
-    monkeypatch.setattr(bonanza.client.hosting, "HostedRelay", FakeRelay)
-    monkeypatch.setattr(bonanza.client.relay_client, "RelayConnection", FakeConn)
+    from tests.doubles import host_without_relay
+    delays = host_without_relay(monkeypatch)
     scene.go()
+    assert delays == [app.profile.bot_delay()]        # the Settings' bot speed paces the table
     assert type(app.scene).__name__ == "LobbyScene"
     assert app.scene.request["type"] == "create_table" and app.scene.request["bots"] == "hard"
     assert "daily" not in app.scene.request

@@ -104,38 +104,10 @@ def test_the_15_box_sheet_fits_four_seats_at_960x540_in_six_languages(app, artif
 
 
 def test_host_setup_offers_yatzy_and_asks_the_relay_for_it(app, artifacts, monkeypatch):
-    import threading
-
-    import bonanza.client.hosting
-    import bonanza.client.relay_client
     from bonanza.client.scenes import lobby
+    from tests.doubles import host_without_relay
 
-    class FakeRelay:
-        def __init__(self):
-            self.port, self.ready = 7468, threading.Event()
-            self.ready.set()
-
-        @classmethod
-        def on_default_port(cls, bot_delay=None):
-            return cls()
-
-        def stop(self):
-            pass
-
-    class FakeConn:
-        table, seat, status = None, None, "connecting"
-
-        def __init__(self, host, port, signer=None):
-            pass
-
-        def poll(self):
-            return []
-
-        def close(self, timeout=None):
-            pass
-
-    monkeypatch.setattr(bonanza.client.hosting, "HostedRelay", FakeRelay)
-    monkeypatch.setattr(bonanza.client.relay_client, "RelayConnection", FakeConn)
+    host_without_relay(monkeypatch)
     app.profile.name = "Ana"
     app.apply_window(theme.MIN_WINDOW)
     problems = []
