@@ -414,11 +414,15 @@ class RelayClient:
         return (await self.request({"type": "list_tables"}))["tables"]
 
     async def create_table(self, name: str, seats: int = 4, turn_seconds: int = 60,
-                           ruleset: str = "bonanza", bots: str | list[str] | None = None) -> dict:
-        msg = {"type": "create_table", "name": name, "seats": seats,
-               "turn_seconds": turn_seconds, "ruleset": ruleset}
+                           ruleset: str = "bonanza", bots: str | list[str] | None = None,
+                           daily: bool = False) -> dict:
+        """``daily``: the day's challenge played together (the relay's daily rules and clock)."""
+        msg: dict[str, Any] = {"type": "create_table", "name": name, "seats": seats,
+                               "turn_seconds": turn_seconds, "ruleset": ruleset}
         if bots is not None:
             msg["bots"] = bots
+        if daily:
+            msg["daily"] = True
         return await self.request(msg)
 
     async def join(self, code: str, name: str) -> dict:

@@ -67,8 +67,7 @@ def test_a_scout_at_a_daily_table_sees_no_die_before_writing_that_turn():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
             scout_c, ben = await connect(relay), await connect(relay)
-            j = await scout_c.request({"type": "create_table", "name": "Scout", "seats": 3,
-                                       "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            j = await scout_c.create_table("Scout", 3, 60, "yacht", daily=True)
             await ben.join(j["table"]["code"], "Ben")
             scout = Scout(scout_c)
             await scout_c.start()                      # the third seat is a bot
@@ -111,8 +110,7 @@ def test_a_seat_that_leaves_mid_round_gives_up_at_its_place_and_the_round_goes_o
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
             a, b, c = await connect(relay), await connect(relay), await connect(relay)
-            j = await a.request({"type": "create_table", "name": "Ana", "seats": 3,
-                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            j = await a.create_table("Ana", 3, 60, "yacht", daily=True)
             await b.join(j["table"]["code"], "Ben")
             await c.join(j["table"]["code"], "Cleo")
             await a.start()

@@ -73,8 +73,7 @@ def test_leaving_a_daily_lobby_before_the_start_keeps_the_attempt():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
             a, b = await connect(relay), await connect(relay)
-            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
-                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
             await b.join(j["table"]["code"], "Ben")
             await b.leave()
             assert not relay.daily.has_played("2024-06-01", "Ben")
@@ -94,8 +93,7 @@ def test_the_start_uses_every_seats_attempt_and_unseats_one_who_played_meanwhile
         async with running_relay(clock=clock) as relay:
             a, b, c, solo = (await connect(relay), await connect(relay), await connect(relay),
                              await connect(relay))
-            j = await a.request({"type": "create_table", "name": "Ana", "seats": 3,
-                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            j = await a.create_table("Ana", 3, 60, "yacht", daily=True)
             await b.join(j["table"]["code"], "Ben")
             await c.join(j["table"]["code"], "Cleo")
             assert relay.daily.open_attempts("2024-06-01") == 0   # sitting down reserves nothing
@@ -118,8 +116,7 @@ def test_a_host_who_played_meanwhile_cannot_start_and_uses_nobodys_attempt():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
             a, b, solo = await connect(relay), await connect(relay), await connect(relay)
-            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
-                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
             await b.join(j["table"]["code"], "Ben")
             await solo.daily_play("Ana")
             with pytest.raises(RelayError) as e:
@@ -134,8 +131,7 @@ def test_a_name_is_fixed_at_a_daily_table():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
             a, b = await connect(relay), await connect(relay)
-            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
-                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
             await b.join(j["table"]["code"], "Ben")
             with pytest.raises(RelayError) as e:
                 await b.set_name("Cleo")
@@ -221,8 +217,7 @@ def test_a_solo_attempt_first_keeps_that_player_from_a_daily_table():
         async with running_relay(clock=clock) as relay:
             a, b = await connect(relay), await connect(relay)
             await b.daily_play("Ben")                       # Ben played alone first
-            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
-                                 "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
             c = await connect(relay)
             with pytest.raises(RelayError) as e:
                 await c.join(j["table"]["code"], "Ben")

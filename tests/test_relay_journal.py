@@ -267,8 +267,7 @@ def test_a_daily_round_not_yet_revealed_is_played_again_after_a_restart(tmp_path
             relay = relays[0]
             a = await RelayClient.open("127.0.0.1", relay.port)
             b = await RelayClient.open("127.0.0.1", relay.port)
-            joined = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
-                                      "turn_seconds": 60, "ruleset": "yacht", "daily": True})
+            joined = await a.create_table("Ana", 2, 60, "yacht", daily=True)
             await b.join(joined["table"]["code"], "Ben")
             await a.start()
             for c in (a, b):
