@@ -55,7 +55,7 @@ class App:
             size = self.window_size()
         self.fullscreen = s["fullscreen"] if fullscreen is None else fullscreen
         self.screen = self._open_window(tuple(size))
-        self.layout = Layout(self.screen.get_size())
+        self.layout = Layout(self.screen.get_size(), s["ui_scale"])
         self.clock = clock
         self.toast = Toast()
         self.now = 0.0                  # frame time, summed (animations): never a run's time
@@ -114,18 +114,22 @@ class App:
         self.dirty = True
 
     def ui_scale(self) -> int:
-        """The interface size in percent: the player's, or the largest the display holds."""
-        chosen = self.profile.settings["ui_scale"]
-        if chosen:
-            return chosen
+        """The interface size text is drawn at in this window, in percent: the player's, as far
+        as the window holds it (``Layout.held_percent``), or the window's own when automatic."""
+        return self.layout.held_percent()
+
+    def apply_interface_size(self) -> None:
+        """Draw text at the profile's interface size from the next frame; the window stays."""
+        self.layout.set_text_percent(self.profile.settings["ui_scale"])
+        self.dirty = True
+
+    def window_size(self) -> tuple[int, int]:
+        """The first window: the design at the largest scale the display holds with its bars."""
         try:
             desktop = pygame.display.get_desktop_sizes()[0]
         except (pygame.error, IndexError):
             desktop = None
-        return theme.scale_for_display(desktop)
-
-    def window_size(self) -> tuple[int, int]:
-        return theme.window_for_scale(self.ui_scale())
+        return theme.window_for_scale(theme.scale_for_display(desktop))
 
     def apply_palette(self) -> None:
         """Draw with the profile's palette from the next frame (cached sprites are redrawn)."""
