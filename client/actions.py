@@ -41,6 +41,7 @@ FOCUS = "focus"                # arg: a widget id (a click on a text field)
 COPY = "copy"                  # copy what the screen offers to share (the daily's result)
 RESET = "reset"                # end this run and start the next one of its category at once
 UNDO = "undo"                  # practice: take back the last hold or write (never a roll)
+KEYBOARD = "keyboard"          # a controller's A on a text field: the on-screen keyboard opens
 
 KEYMAP: dict[int, Action] = {
     pygame.K_r: Action(ROLL),
@@ -156,6 +157,8 @@ def actions_for(event, scene, layout) -> list[Action]:
         return [Action(DROP_FILE, event.file)]
     if et == pygame.CONTROLLERBUTTONDOWN:
         a = BUTTONMAP.get(event.button)
+        if text_mode and event.button == pygame.CONTROLLER_BUTTON_A:
+            return [Action(KEYBOARD)]       # a pad has no keys: it types on the screen's
         if a is not None and text_mode and a.name in (ROLL, TOGGLE_HINTS, LEFT, RIGHT, UNDO):
             return []       # a text field has the focus: these would be typing keys
         return [a] if a else []

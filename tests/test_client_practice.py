@@ -24,7 +24,7 @@ def finish_by_keys(app, game) -> None:
 
 def test_a_practice_game_takes_back_holds_and_writes_never_dice(app, artifacts):
     store = app.profile.store
-    setup = app.switch("solo_setup")
+    app.switch("solo_setup")
     app.step()
     click(app, "practice")
     game = app.scene

@@ -6,9 +6,18 @@ always be rebuilt from the log it stores: migrations and salvage rely on it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bonanza.core.verify import Verdict, verify_bytes
+if TYPE_CHECKING:
+    from bonanza.core.verify import Verdict
+
+
+def verify_log(data: bytes) -> Verdict:
+    """``core.verify``'s verdict on a log.  The verifier (and the signing library under it)
+    is imported on the first log checked, not when the store opens: the title's first
+    frame opens the store and checks no log."""
+    from bonanza.core.verify import verify_bytes
+    return verify_bytes(data)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -132,5 +141,5 @@ def summarize(verdict: Verdict, profile_name: str | None = None,
 
 def summarize_bytes(data: bytes, profile_name: str | None = None) -> dict[str, Any] | None:
     """``summarize`` for raw log bytes; None when the log does not verify."""
-    verdict = verify_bytes(bytes(data))
+    verdict = verify_log(bytes(data))
     return summarize(verdict, profile_name) if verdict.ok else None
