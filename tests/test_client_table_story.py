@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from tests.pilot import FRAME, click, step_until
+from tests.pilot import FRAME, click
 
 
 def drawn_texts(monkeypatch, module) -> list:
