@@ -421,7 +421,7 @@ class App:
     def draw(self) -> None:
         scene = self.scene
         scene.draw(self.screen)
-        self.toast.draw(self.screen, self.layout, scene.toast_clear(self.layout))
+        self.toast.draw(self.screen, self.layout, scene.toast_clear(self.layout), scene.toast_area(self.layout))
         pygame.display.flip()
         self.frames += 1
         self.dirty = False
