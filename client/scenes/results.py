@@ -60,7 +60,8 @@ class ResultsScene(Scene):
         # the best of this game's own board: a set-seed run is not compared with random ones
         # (and a set-seed run only with runs of its own seed: "your best on this seed")
         category = getattr(record, "category", None)
-        self._personal_best = None if mode == "table" else app.profile.best(
+        # a practice game is on no board: no best beside it (a past daily's par instead)
+        self._personal_best = None if mode in ("table", "practice") else app.profile.best(
             state.ruleset.name, mode, category,
             getattr(record, "seed_text", None) if category == "seeded" else None)
         self.button("again", (148, 628, 232, 56), lambda: self.t("results.play_again"), size=22)
@@ -68,6 +69,7 @@ class ResultsScene(Scene):
         self.button("analysis", (644, 628, 232, 56), lambda: self.t("analysis.open"), style="secondary", size=20)
         self.button("menu", (892, 628, 232, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
         self.focus_id = "again" if mode != "daily" and mode != "table" else "verify"
+        self._par: int | None = None       # a past daily practised: its par, once computed
         self.count_seconds = 1.0 if app.profile.animation_seconds > 0 else 0.0   # the score counts up
         self.shown_at = None
         self.celebration = None
@@ -203,7 +205,7 @@ class ResultsScene(Scene):
                 return True
             if self.mode == "table":
                 return self.conn is not None and self.conn.status == "connected"
-            return self.mode == "solo"
+            return self.mode in ("solo", "practice")
         if id == "verify":
             return self.verdict is not None and bool(self.verdict.states)
         if id == "analysis":
@@ -218,6 +220,8 @@ class ResultsScene(Scene):
             address = lan_address() if self.relay is not None else self.conn.host
             self.app.switch("lobby", self.conn, address, self.conn.port, relay=self.relay,
                             request={"type": "rematch"})
+        elif id == "again" and self.mode == "practice":
+            self.practice_again()
         elif id == "again":
             self.app.switch("solo_game", seed_text=self.seed_text)
         elif id == "verify":
@@ -226,6 +230,37 @@ class ResultsScene(Scene):
             self.app.open("analysis", self.verdict, seat=self.my_seat)
         elif id == "menu":
             self.app.to_title()
+
+    def practice_again(self) -> None:
+        """Practice again: the same past day's dice, or a new practice game of the rules."""
+        header = self.verdict.log.header if self.verdict is not None and self.verdict.log else None
+        dice: dict = dict(header["dice"]) if header is not None else {}
+        if dice.get("scheme") == "public":
+            from ..practice import past_daily_match
+            self.app.switch("solo_game", match=past_daily_match(self.app, dice["date"]))
+        else:
+            self.app.switch("solo_game", mode="practice", ruleset=self.state.ruleset.name)
+
+    def practice_line(self) -> str | None:
+        """A practice game's results: the past day's par, or how many writes were taken back."""
+        log = self.verdict.log if self.verdict is not None and self.verdict.ok else None
+        if self.mode != "practice" or log is None:
+            return None
+        from bonanza.core.undo import taken_back
+        undos = len(taken_back(log.moves))
+        dice = log.header["dice"]
+        if dice["scheme"] == "public":
+            if self._par is None:
+                loader = self.app.advisor_loader("yacht")
+                if loader is not None and loader.ready:
+                    from ..daily import par
+                    try:
+                        self._par = par(dice["date"])
+                    except Exception:
+                        self._par = -1
+            if self._par is not None and self._par >= 0:
+                return self.t("daily.par", par=self._par) + " · " + self.tn("practice.undos", undos)
+        return self.tn("practice.undos", undos)
 
     def back(self):
         self.app.to_title()
@@ -272,6 +307,10 @@ class ResultsScene(Scene):
             draw_text(surface, self.t("game.new_best"), L.rect((90, y, 460, 44)), L.font_px(32),
                       theme.PENDING, bold=True, align="center")
             y += 48
+        practice = self.practice_line()
+        if practice:
+            draw_text(surface, practice, L.rect((90, y, 460, 36)), L.font_px(22), theme.INK_SOFT,
+                      align="center")
         best = self.personal_best()
         if best is not None:
             seeded = getattr(self.record, "category", None) == "seeded"

@@ -105,7 +105,8 @@ class Recording(GameFiles):
             else:
                 sql, _ = best_sql(s["category"])
                 prev = c.execute(sql, (s["ruleset"], s["mode"], s["category"])).fetchone()[0]
-            new_best = s["status"] == "finished" and (prev is None or s["score"] > prev)
+            new_best = (s["status"] == "finished" and s["mode"] != "practice"
+                        and (prev is None or s["score"] > prev))
             cur = c.execute(
                 "INSERT INTO games (mode, ruleset, name, score, duration_ms, seed, date, "
                 "upper_bonus, bonanzas, moves, new_best, previous_best, played_at, log_sha256, "

@@ -53,6 +53,9 @@ def pick_seat(header: Mapping[str, Any], profile_name: str | None = None,
 # player typed and the public-dice daily each get a board of their own; a game whose
 # dice a relay dealt and signed ("relay") or a table game never shares one with them.
 CATEGORIES = ("random", "seeded", "daily", "relay", "table")
+# a practice game (undo allowed, or a past daily played again) is kept in the history
+# under this category and counts on no board, in no best and in no statistics
+PRACTICE = "practice"
 SELF_DEALT = ("random", "seeded", "daily")
 # A seat's end: played every box, or stopped (core.game.GIVE_UP_REASONS).
 STATUSES = ("finished", "gave_up", "left", "away")
@@ -71,7 +74,9 @@ def classify(header: Mapping[str, Any], moves: Iterable[Mapping[str, Any]],
     mode = header.get("mode")
     hmeta = _dict(header.get("meta"))
     dice = _dict(header.get("dice"))
-    if mode == "table":
+    if mode == "practice":         # never on a board: undo, or a past day's dice again
+        category = PRACTICE
+    elif mode == "table":
         category = "table"
     elif isinstance(header.get("signing"), dict):
         category = "relay"
