@@ -17,6 +17,8 @@ from .actions import Action
 
 FIT_REPORT: list[tuple[str, int, int, int]] = []
 FIT_REPORT_MAX = 5000
+# where each text of a frame went, in window pixels: the overflow test checks no two overlap
+TEXT_RECTS: list[tuple[str, pygame.Rect]] = []
 
 
 def _report(text: str, px: int, width: int, max_width: int) -> None:
@@ -50,7 +52,10 @@ def draw_text(surface: pygame.Surface, text: str, rect: pygame.Rect, px: int, co
         sh.set_alpha(110)
         off = max(1, fitted // 14)
         surface.blit(sh, (x + off, y + off))
-    return surface.blit(surf, (x, y))
+    drawn = surface.blit(surf, (x, y))
+    if len(TEXT_RECTS) < FIT_REPORT_MAX:
+        TEXT_RECTS.append((text, drawn))
+    return drawn
 
 
 def draw_wrapped(surface, text: str, rect: pygame.Rect, px: int, color, bold=False,
