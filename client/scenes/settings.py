@@ -20,8 +20,7 @@ LABELS = {"language": "settings.language", "name": "settings.player_name",
           "show_hints": "settings.show_hints", "show_splits": "settings.show_splits",
           "palette": "settings.palette",
           "bot_speed": "settings.bot_speed", "pass_screen": "settings.pass_screen"}
-# twelve rows, the instant note under them and Back below it, apart at 960x540
-Y0, STEP, ROW_H = 80, 44, 40
+Y0, STEP, ROW_H = 80, 44, 40           # twelve rows, the speedrun note and Back above 720
 SCALES = (0,) + theme.UI_SCALES         # 0: automatic, text grows with the window
 
 
@@ -43,7 +42,8 @@ class SettingsScene(Scene):
             self.button(f"val:{row}", (704, y, 272, ROW_H), lambda r=row: self.value_text(r), style="ghost",
                         size=21)
             self.button(f"inc:{row}", (984, y, 56, ROW_H), "›", style="secondary", size=28)
-        self.button("back", (540, 648, 200, 50), lambda: self.t("settings.back"), style="primary")
+        self.button("back", (540, Y0 + len(ROWS) * STEP + 40, 200, 48), lambda: self.t("settings.back"),
+                    style="primary")
         self.focus_id = "val:language"
 
     def focus_order(self):
