@@ -55,10 +55,16 @@ def draw_text(surface: pygame.Surface, text: str, rect: pygame.Rect, px: int, co
 
 def draw_wrapped(surface, text: str, rect: pygame.Rect, px: int, color, bold=False,
                  line_gap: float = 1.25, align: str = "left") -> int:
-    """Word-wrapped text from the top of ``rect``; returns the height used."""
-    lines = fonts.wrap(text, px, rect.w, bold)
+    """Word-wrapped text from the top of ``rect``, its size lowered until the lines fit the
+    rect's height too (a larger interface size makes more lines); returns the height used."""
+    px = int(px)
+    while True:
+        lines = fonts.wrap(text, px, rect.w, bold)
+        step = int(px * line_gap)
+        if px <= 6 or len(lines) * step <= rect.h:
+            break
+        px -= 1
     y = rect.y
-    step = int(px * line_gap)
     for line in lines:
         draw_text(surface, line, pygame.Rect(rect.x, y, rect.w, step), px, color, bold, align)
         y += step

@@ -41,6 +41,9 @@ BOT_SPEEDS: dict[str, float] = {"fast": 0.25, "normal": 0.6, "slow": 1.2}
 DEFAULT_BOT_SPEED = "normal"
 
 MIN_SEATS_TABLE = 2
+# How long after a table's end its players may ask to play again (the relay refuses a new
+# table after it; the results count it down on the Play again button).
+REMATCH_SECONDS = 120
 MAX_NAME = 24                   # characters in a player's name, after spaces are collapsed
 
 DEFAULT_PORT = 7468             # a relay's TCP port when none is given

@@ -1,6 +1,6 @@
 """Every scene renders (a PNG of each is saved), and no text overflows its box
-in any of the six languages at the smallest supported window (960x540) nor at the largest
-interface size (200 %: 2560x1440)."""
+in any of the six languages at the smallest supported window (960x540, with text at 75 % and at
+100 %) nor at the largest interface size in a full-HD window (200 % at 1920x1080)."""
 from __future__ import annotations
 
 import pygame
@@ -182,12 +182,16 @@ def test_every_scene_renders(app, artifacts):
         app.screenshot(artifacts / f"client_scene_{name}.png")
 
 
-# the smallest window (interface size 75 %) and the largest interface size (200 %)
-@pytest.mark.parametrize("size", [theme.MIN_WINDOW, theme.window_for_scale(theme.UI_SCALES[-1])])
-def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, artifacts, size):
+# the smallest window with text at its own scale (75 %) and at 100 %, and the largest
+# interface size in a full-HD window (200 %: text at 4/3 of the boxes' scale, as at 960x540 100 %)
+@pytest.mark.parametrize("size,percent", [(theme.MIN_WINDOW, 0), (theme.MIN_WINDOW, 100), ((1920, 1080), 200)])
+def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, artifacts, size, percent):
     from bonanza.client import widgets
     app.apply_window(size)
+    app.profile.settings["ui_scale"] = percent
+    app.apply_interface_size()
     assert app.screen.get_size() == size
+    assert app.ui_scale() == (percent or 75)        # the window holds the size asked for
     problems = []
     for code in LANGS:
         app.set_language(code)
@@ -199,7 +203,7 @@ def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, art
                 if width > max_width + 1 or px < theme.MIN_READABLE_PX:
                     problems.append((code, name, text, px, width, max_width))
             if name in ("solo_game", "table_4", "settings_instant"):
-                pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{code}_{name}.png"))
+                pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{percent}_{code}_{name}.png"))
     assert not problems, "\n".join(map(str, problems[:40]))
 
 

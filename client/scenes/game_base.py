@@ -642,6 +642,11 @@ class GameScene(Scene):
             return self.t("game.advisor.write_scratch", box=box, score=score)
         return self.t("game.advisor.write", box=box, points=opt[2], score=score)
 
+    def toast_clear(self, layout) -> list:
+        """The buttons and the key-hint line: a message never hides which key does what."""
+        line = layout.rect((self.cx - self.half_wide, 546, 2 * self.half_wide, 48))
+        return super().toast_clear(layout) + [line]
+
     def draw_footer(self, surface) -> None:
         L = self.layout
         text = self.t("game.controls_pad" if self.app.input_kind == "controller" else "game.controls")

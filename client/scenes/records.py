@@ -166,6 +166,28 @@ class RecordsScene(Scene):
         self.button("back", (994, 646, 212, 52), lambda: self.t("common.back"), style="secondary", size=21)
         self.focus_id = "list"
         self.reload()
+        if not self.entries:
+            self.open_where_games_are()
+
+    def open_where_games_are(self) -> None:
+        """An empty first board is not where a player's games are: open on the board of
+        the newest game (its ruleset chosen), or the history when that board shows none
+        (a given-up game), so Records never opens on an empty list beside played games."""
+        try:
+            newest = self.store.history(1) if self.store is not None else []
+        except Exception:
+            newest = []
+        if not newest:
+            return
+        rec = newest[0]
+        if rec.category in CATEGORIES and rec.ruleset in board_rulesets(rec.category):
+            self.rulesets[rec.category] = rec.ruleset
+            self.tab = rec.category
+            self.reload()
+        if not self.entries:
+            self.set_tab("history")
+        if self.focus_id not in self.focus_order():
+            self.focus_id = (self.focus_order() or ["back"])[0]
 
     # ---------------------------------------------------------- data
     @property

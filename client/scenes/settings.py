@@ -20,7 +20,7 @@ LABELS = {"language": "settings.language", "name": "settings.player_name",
           "show_hints": "settings.show_hints", "palette": "settings.palette",
           "bot_speed": "settings.bot_speed", "pass_screen": "settings.pass_screen"}
 Y0, STEP, ROW_H = 92, 50, 44
-SCALES = (0,) + theme.UI_SCALES         # 0: automatic, from the display's size
+SCALES = (0,) + theme.UI_SCALES         # 0: automatic, text grows with the window
 
 
 class SettingsScene(Scene):
@@ -57,8 +57,11 @@ class SettingsScene(Scene):
         if row == "volume":
             return self.t("settings.volume_value", percent=s["volume"])
         if row == "ui_scale":
+            held = self.app.ui_scale()
             if not s["ui_scale"]:
-                return self.t("settings.ui_scale_auto", percent=self.app.ui_scale())
+                return self.t("settings.ui_scale_auto", percent=held)
+            if held < s["ui_scale"]:        # a small window: say what is drawn, never pretend
+                return self.t("settings.ui_scale_held", percent=s["ui_scale"], held=held)
             return self.t("settings.ui_scale_value", percent=s["ui_scale"])
         if row == "palette":
             return self.t(f"settings.palette.{s['palette']}")
@@ -83,7 +86,7 @@ class SettingsScene(Scene):
         elif row == "ui_scale":
             i = SCALES.index(s["ui_scale"]) if s["ui_scale"] in SCALES else 0
             s["ui_scale"] = SCALES[(i + step) % len(SCALES)]
-            self.app.apply_window()
+            self.app.apply_interface_size()
         elif row == "palette":
             i = theme.PALETTES.index(s["palette"]) if s["palette"] in theme.PALETTES else 0
             s["palette"] = theme.PALETTES[(i + step) % len(theme.PALETTES)]

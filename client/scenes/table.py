@@ -19,6 +19,7 @@ from bonanza.core.settings import ROUND_REVEAL_SECONDS
 from .. import actions as A
 from .. import fonts, sprites, theme
 from ..i18n import format_date
+from ..relay_client import answers_own_move
 from ..relay_notes import handle_relay_error, leave_untrusted
 from ..round_replay import SPEED, RoundReplay, Step, steps_of
 from ..texts import box_key
@@ -354,8 +355,7 @@ class TableScene(GameScene):
         answered = False
         for msg in msgs:
             kind = msg.get("type")
-            if kind in ("error", "own_move") or (kind == "move" and not self.in_rounds()
-                                                 and msg["record"]["move"].get("seat") == self.conn.seat):
+            if answers_own_move(msg, self.conn.seat, self.in_rounds()):
                 answered = True
             elif kind == "status" and msg.get("status") == "closed":
                 self.queued.clear()
