@@ -21,7 +21,7 @@ from typing import Any, Callable
 from bonanza.core import signing
 from bonanza.core.dice import commitment
 from bonanza.core.follower import Desync, SeatClaim, TableFollower
-from bonanza.core.game import GameState, IllegalMove
+from bonanza.core.game import GameState
 from bonanza.core.match import kept_by_default
 from bonanza.core.rounds import OwnRound, signed_point
 from bonanza.core.verify import Verdict
@@ -101,9 +101,6 @@ class RelayClient:
         # alone until every seat has played (core.rounds); None elsewhere.
         self.own: OwnRound | None = None
         self.round: dict | None = None        # the last ``round`` message: who still plays
-        # the seat's view of its round and whether it is done, as of the last message
-        # (``_snapshot``): another thread reads these, never a half-folded message
-        self._own_view: tuple[GameState | None, bool] = (None, False)
         self.clock: dict | None = None
         self.desync: str | None = None
 
@@ -275,8 +272,6 @@ class RelayClient:
                 # Escaping here would end the read loop as if the network had failed.
                 raise Desync(f"a malformed {str(msg.get('type'))[:40]!r} message from the relay "
                              f"({type(e).__name__})") from None
-            finally:
-                self._snapshot()
         except Desync as e:
             self.desync = str(e)
             rid = msg.get("rid")
@@ -393,34 +388,20 @@ class RelayClient:
     def header(self) -> dict | None:
         return self.game.header
 
-    def _snapshot(self) -> None:
-        """The seat's view of its round, made on the client's own loop once a message is
-        folded whole: a window reading ``state`` from its thread while a reveal's record is
-        taken and the round's own move not yet confirmed would fold that move twice."""
-        st, own = self.game.state, self.own
-        if own is None or st is None or st.over:
-            self._own_view = (None, False)
-            return
-        try:
-            view = own.view(st)
-        except IllegalMove:        # a record not yet confirmed (a desync is raised by then)
-            return
-        self._own_view = (view, own.done or view.active != own.seat)
-
     @property
     def state(self) -> GameState | None:
         """The game as this seat sees it: in a round, with its own moves of the round."""
         st = self.game.state
         if self.own is not None and st is not None and not st.over:
-            view = self._own_view[0]
-            return view if view is not None else st
+            return self.own.view(st)
         return st
 
     @property
     def round_done(self) -> bool:
         """A daily round: this seat has played its turn and waits for the others."""
         st = self.game.state
-        return (self.own is not None and st is not None and not st.over and self._own_view[1])
+        return (self.own is not None and st is not None and not st.over
+                and (self.own.done or self.own.view(st).active != self.own.seat))
 
     @property
     def records(self) -> list[dict]:
