@@ -198,13 +198,24 @@ def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, art
         for name, factory in build_scenes(app):
             factory()
             widgets.FIT_REPORT.clear()
+            widgets.TEXT_RECTS.clear()
             app.draw()
             for text, px, width, max_width in widgets.FIT_REPORT:
                 if width > max_width + 1 or px < theme.MIN_READABLE_PX:
                     problems.append((code, name, text, px, width, max_width))
+            # larger text wraps onto more lines: no line may run into another text
+            problems += [(code, name, "overlaps", a, b) for a, b in overlapping_texts(widgets.TEXT_RECTS)]
             if name in ("solo_game", "table_4", "settings_instant"):
                 pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{percent}_{code}_{name}.png"))
     assert not problems, "\n".join(map(str, problems[:40]))
+
+
+def overlapping_texts(drawn):
+    """Pairs of different texts drawn over each other.  A rendered line has room above and
+    below its letters (and lines of a paragraph touch), so only the letters' middle counts."""
+    core = [(text, r.inflate(-2, -int(r.h * 0.3))) for text, r in drawn]
+    return [(a[:40], b[:40]) for i, (a, ra) in enumerate(core) for b, rb in core[i + 1:]
+            if a != b and ra.colliderect(rb)]
 
 
 def _drawn_rects(monkeypatch, module):
@@ -255,3 +266,9 @@ def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
     for text, r in calls + calls_g:
         if r.w:
             assert r.left >= sheet.right and r.right <= app.screen.get_width(), (text, r, sheet)
+
+
+def test_the_overlap_check_catches_a_line_run_into_another():
+    line = pygame.Rect(10, 100, 300, 24)
+    assert overlapping_texts([("a paragraph's last line", line), ("a note", line.move(40, 12))])
+    assert not overlapping_texts([("one line", line), ("the next line", line.move(0, 20))])

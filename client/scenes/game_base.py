@@ -642,6 +642,12 @@ class GameScene(Scene):
             return self.t("game.advisor.write_scratch", box=box, score=score)
         return self.t("game.advisor.write", box=box, points=opt[2], score=score)
 
+    def toast_area(self, layout):
+        """Beside the sheet, between the rolls left and the key hints: a toast ("Roll the dice
+        first.") covers neither the sheet, the dice, the key-hint line nor the buttons."""
+        top = self.pip_y + 40
+        return layout.rect((self.cx - self.half_wide, top, 2 * self.half_wide, 542 - top))
+
     def toast_clear(self, layout) -> list:
         """The buttons and the key-hint line: a message never hides which key does what."""
         line = layout.rect((self.cx - self.half_wide, 546, 2 * self.half_wide, 48))
@@ -701,7 +707,4 @@ class GameScene(Scene):
         for i, line in enumerate(lines):
             draw_text(surface, line, L.rect((440, top + 90 + 28 * i, 400, 26)), L.font_px(19),
                       theme.INK_SOFT, align="center")
-        for w in self.widgets:
-            if w.id.startswith("dialog_"):
-                rr = w.screen_rect(L)
-                w.draw(surface, L, rr.collidepoint(self.app.mouse), w.id == self.focus_id, True)
+        self.draw_widgets(surface, only=lambda w: w.id.startswith("dialog_"))
