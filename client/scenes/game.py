@@ -17,6 +17,7 @@ from .. import actions as A
 from .. import lang, sprites, theme
 from ..actions import Action
 from ..categories import local_category
+from ..guide import Guide
 from ..i18n import format_date, format_duration
 from ..solo import new_solo_match
 from ..widgets import draw_text
@@ -30,9 +31,12 @@ class SoloGameScene(GameScene):
     give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
-                 mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None):
+                 mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None,
+                 guided: bool = False):
         animation = app.profile.settings["animation"]
         hints = bool(app.profile.settings["show_hints"])
+        if guided:
+            mode = "practice"       # the guided first game is practice: on no board
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza", "animation": animation,
@@ -76,6 +80,14 @@ class SoloGameScene(GameScene):
             # F5 or this button: end the run, start the next of its category at once
             self.button("reset", (self.cx + self.half - 200, 70, 200, 40), lambda: self.t("game.reset"),
                         style="secondary", size=17, action=Action(A.RESET))
+        # the guided first game (``client.guide``): Escape or Skip ends the guide, Enter or
+        # Next ends a step that only explains
+        self.guide = Guide(self._guide_over) if guided else None
+        if guided:
+            self.button("guide_skip", (self.cx - self.half, 68, 200, 40), lambda: self.t("guide.skip_button"),
+                        style="secondary", size=17)
+            self.button("guide_next", (self.cx - self.half + 210, 68, 150, 40),
+                        lambda: self.t("guide.next_button"), size=17)
         if mode == "practice":
             # U, Ctrl+Z, the controller's left-stick click or this button
             self.button("undo", (self.cx + self.half - 200, 70, 200, 40),
@@ -246,7 +258,26 @@ class SoloGameScene(GameScene):
     def visible(self, w) -> bool:
         if w.id == "reset":
             return self.can_reset()
+        if w.id == "guide_skip":
+            return self.guiding()
+        if w.id == "guide_next":
+            return self.guiding() and self.guide is not None and self.guide.step.done is None
         return super().visible(w)
+
+    # ---------------------------------------------------------- the guided first game
+    def guiding(self) -> bool:
+        return self.guide is not None and self.guide.active and self.dialog is None
+
+    def _guide_over(self) -> None:
+        """Skipped or read to the end: not offered at the title again."""
+        self.app.profile.settings["guided_done"] = True
+        self.app.profile.save()
+        if self.focus_id in ("guide_skip", "guide_next"):
+            self.focus_id = None
+
+    def hints_on(self) -> bool:
+        # the guide shows the advisor whatever the setting says
+        return super().hints_on() or self.guiding()
 
     def enabled(self, action) -> bool:
         if action.name == A.RESET:
@@ -306,6 +337,11 @@ class SoloGameScene(GameScene):
         if action.name == A.UNDO:
             self.undo()
             return
+        # the guide takes Enter on a step that only explains, and Escape (unless Escape
+        # is cancelling a "Write?")
+        if self.guiding() and not (action.name == A.CANCEL and self.input.pending is not None) \
+                and self.guide is not None and self.guide.handle(action):
+            return
         if action.name == A.TOGGLE_DIE and self.mode == "practice":
             self.hold_history.append(list(self.input.held))
         # Escape with nothing to cancel and no dialog open pauses (it used to ask to give up)
@@ -321,6 +357,12 @@ class SoloGameScene(GameScene):
             return
         if id == "undo":
             self.undo()
+            return
+        if id == "guide_skip" and self.guide is not None:
+            self.guide.end()
+            return
+        if id == "guide_next" and self.guide is not None:
+            self.guide.next()
             return
         super().on_press(id)
 
@@ -350,6 +392,8 @@ class SoloGameScene(GameScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        if self.guide is not None:
+            self.guide.follow(self)
         if self.match.state.over and not self.finished:
             self.finished = True
             self.finish()
@@ -397,13 +441,18 @@ class SoloGameScene(GameScene):
             draw_text(surface, self.t("game.attempt", n=self.attempt()),
                       self.layout.rect((self.cx - self.half, 70, self.half, 40)),
                       self.layout.font_px(17), theme.TEXT_ON_FELT)
-        elif self.mode == "practice":
+        elif self.mode == "practice" and not self.guiding():
             par = self.par()
             line = (self.t("practice.label") if self.past_daily is None else
                     self.t("practice.past_daily", date=format_date(self.past_daily)) +
                     ("" if par is None else " · " + self.t("practice.par", par=par)))
             draw_text(surface, line, self.layout.rect((self.cx - self.half, 70, 2 * self.half - 210, 40)),
                       self.layout.font_px(17), theme.TEXT_ON_FELT)
+
+    def draw(self, surface) -> None:
+        super().draw(surface)
+        if self.guide is not None and self.guiding():
+            self.guide.draw(surface, self)
 
     def par(self) -> int | None:
         """A past daily's par, once the advisor is at hand (it loads in the background)."""
@@ -442,3 +491,8 @@ class SoloGameScene(GameScene):
 
     def commitment(self) -> bytes | None:
         return self.match.commitment
+
+
+def guided_game(app) -> SoloGameScene:
+    """The guided first game: a practice game of the default rules with the guide on."""
+    return SoloGameScene(app, mode="practice", guided=True)
