@@ -135,7 +135,8 @@ class SoloGameScene(GameScene):
         return splits(self.match.log) or []
 
     def splits_shown(self) -> bool:
-        return bool(self.app.profile.settings["show_splits"])
+        # practice takes moves back and the guided game shows the advisor: no run to split
+        return self.mode != "practice" and bool(self.app.profile.settings["show_splits"])
 
     def split_rows(self):
         from ..splits_view import split_rows
