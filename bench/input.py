@@ -1,7 +1,7 @@
 """Key-to-move latency and lossless input: a 39-key route sent at 30 ms per key, in a local
 run and in a ranked run on a relay over loopback (issue 25).
 
-    python bench/input.py [--gaps-ms 30,10] [--runs 1]
+    python bench/input.py [--gaps-ms 30,10,0] [--runs 1]
 
 The route is what a speedrunner's fingers do on the Instant setting with hints off, 13
 times: ``r`` (roll), Enter (choose the box under the cursor: asks "write it?" since two
@@ -13,9 +13,15 @@ Latency is from a key's event to the frame that first shows its move (the ranked
 includes the round trip to the relay).
 
 The window runs as it does for a player (real time, frames at 60 Hz, the dummy video
-driver); the relay is ``bonanza-relay`` in its own process on 127.0.0.1.
-Goal: 39/39 applied, 0 misapplied, in both, at 30 ms per key and at 10 ms (a route faster
-than the relay's round trip, where every key meets an unanswered move).
+driver); the relay is ``bonanza-relay`` in its own process on 127.0.0.1.  At ``--gaps-ms 0``
+the keys come one a frame and the frames run back to back, never sleeping (a window whose
+frames overrun their 60 Hz): the harshest case for the connection's thread, which has to win
+the GIL from the frame loop to send a move and read its answer (``ANSWER_WAIT`` in
+client/relay_client.py).  ``frames`` is how many frames the route took, from its first key to
+its last move shown; *shown in their key's frame* counts the moves the frame that read their
+key already showed (a local run's 26; on a relay, a move whose answer was read that frame).
+Goal: 39/39 applied, 0 misapplied, in both, at 30 ms per key, at 10 ms (a route faster
+than the relay's round trip, where every key meets an unanswered move) and at 0.
 """
 from __future__ import annotations
 
@@ -53,6 +59,9 @@ def play_route(app, game, gap: float = 0.03, timeout: float = 60.0) -> dict:
     keys = route()
     sent: list[float] = []
     seen: list[tuple[dict, float]] = []      # each move and when a frame first showed it
+    key_frames: list[int] = []               # the frame each key was read in
+    move_frames: list[int] = []              # the frame that first showed each move
+    frames = 0
     start = time.monotonic()
     deadline = start + timeout
     next_key = start
@@ -63,12 +72,15 @@ def play_route(app, game, gap: float = 0.03, timeout: float = 60.0) -> dict:
         if len(sent) < len(keys) and now >= next_key:
             _post(keys[len(sent)])
             sent.append(now)
+            key_frames.append(frames + 1)
             next_key += gap
         app.step(FRAME_S)
+        frames += 1
         at = time.monotonic()
         records = _records(game)
         for rec in records[done:]:
             seen.append((rec["move"], at))
+            move_frames.append(frames)
         done = len(records)
         st = game.state
         if st is not None and st.over or (len(sent) == len(keys) and at - sent[-1] > 3.0):
@@ -76,7 +88,8 @@ def play_route(app, game, gap: float = 0.03, timeout: float = 60.0) -> dict:
         wait = min(next_key, at + FRAME_S) - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-    return {"keys": keys, "sent": sent, "seen": seen}
+    return {"keys": keys, "sent": sent, "seen": seen, "key_frames": key_frames,
+            "move_frames": move_frames}
 
 
 def _records(game) -> list:
@@ -100,14 +113,18 @@ def summary(run: dict) -> dict:
     good = sum(1 for t in turns if t == ["roll", "write"])
     misapplied = sum(len(t) for t in turns if t != ["roll", "write"])
     latencies = []
+    same_frame = 0
+    key_frames, move_frames = run["key_frames"], run["move_frames"]
     for i, (m, at) in enumerate(seen):
         # move 2t is turn t's roll (key 3t), move 2t+1 its write (key 3t+2)
         k = 3 * (i // 2) + (0 if i % 2 == 0 else 2)
         if k < len(sent) and turns and misapplied == 0:
             latencies.append((at - sent[k]) * 1000)
+            same_frame += move_frames[i] == key_frames[k]
     q = statistics.quantiles(latencies, n=100, method="inclusive") if len(latencies) > 1 else [0.0] * 99
     return {"keys_sent": len(sent), "keys_applied": 3 * good, "moves": len(moves),
-            "misapplied": misapplied,
+            "misapplied": misapplied, "same_frame": same_frame,
+            "frames": move_frames[-1] if move_frames else 0,
             "p50_ms": round(statistics.median(latencies), 1) if latencies else None,
             "p99_ms": round(q[98], 1) if latencies else None}
 
@@ -151,7 +168,7 @@ def speedrunner(app) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gaps-ms", default="30,10", help="ms between keys, one run each")
+    ap.add_argument("--gaps-ms", default="30,10,0", help="ms between keys, one run each")
     ap.add_argument("--runs", type=int, default=1)
     args = ap.parse_args(argv)
     from bonanza.client.app import App
@@ -178,6 +195,7 @@ def main(argv=None) -> int:
             print(f"{kind:6s} {gap * 1000:.0f} ms/key run {n + 1}: keys sent {s['keys_sent']}, "
                   f"applied {s['keys_applied']}, "
                   f"moves {s['moves']}, misapplied {s['misapplied']}, "
+                  f"shown in their key's frame {s['same_frame']}, frames {s['frames']}, "
                   f"key-to-move p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms")
     finally:
         relay.stop()

@@ -40,6 +40,8 @@ PRESS = "press"                # arg: a button id (a click on a button)
 FOCUS = "focus"                # arg: a widget id (a click on a text field)
 COPY = "copy"                  # copy what the screen offers to share (the daily's result)
 RESET = "reset"                # end this run and start the next one of its category at once
+UNDO = "undo"                  # practice: take back the last hold or write (never a roll)
+KEYBOARD = "keyboard"          # a controller's A on a text field: the on-screen keyboard opens
 
 KEYMAP: dict[int, Action] = {
     pygame.K_r: Action(ROLL),
@@ -52,6 +54,7 @@ KEYMAP: dict[int, Action] = {
     pygame.K_h: Action(TOGGLE_HINTS),
     pygame.K_c: Action(COPY),
     pygame.K_F5: Action(RESET),
+    pygame.K_u: Action(UNDO),
     pygame.K_UP: Action(UP), pygame.K_DOWN: Action(DOWN),
     pygame.K_LEFT: Action(LEFT), pygame.K_RIGHT: Action(RIGHT),
     pygame.K_TAB: Action(NEXT),
@@ -83,6 +86,7 @@ BUTTONMAP: dict[int, Action] = {
     pygame.CONTROLLER_BUTTON_Y: Action(TOGGLE_HINTS),
     pygame.CONTROLLER_BUTTON_LEFTSHOULDER: Action(PREV),
     pygame.CONTROLLER_BUTTON_RIGHTSHOULDER: Action(NEXT),
+    pygame.CONTROLLER_BUTTON_LEFTSTICK: Action(UNDO),     # the one button nothing else uses
 }
 STICK_ON, STICK_OFF = 20000, 12000      # of 32767: a push past ON acts once, back under OFF re-arms
 
@@ -122,6 +126,8 @@ def key_action(key: int, mod: int = 0, text_mode: bool = False) -> Action | None
             return None
     if key == pygame.K_TAB and mod & pygame.KMOD_SHIFT:
         return Action(PREV)
+    if key == pygame.K_z and mod & pygame.KMOD_CTRL:
+        return Action(UNDO)
     return KEYMAP.get(key)
 
 
@@ -151,7 +157,9 @@ def actions_for(event, scene, layout) -> list[Action]:
         return [Action(DROP_FILE, event.file)]
     if et == pygame.CONTROLLERBUTTONDOWN:
         a = BUTTONMAP.get(event.button)
-        if a is not None and text_mode and a.name in (ROLL, TOGGLE_HINTS, LEFT, RIGHT):
+        if text_mode and event.button == pygame.CONTROLLER_BUTTON_A:
+            return [Action(KEYBOARD)]       # a pad has no keys: it types on the screen's
+        if a is not None and text_mode and a.name in (ROLL, TOGGLE_HINTS, LEFT, RIGHT, UNDO):
             return []       # a text field has the focus: these would be typing keys
         return [a] if a else []
     if et == pygame.CONTROLLERAXISMOTION:

@@ -33,9 +33,10 @@ from .layout import Layout
 from .profile import Profile
 from .scenes.base import Scene
 from .scenes.registry import scene_factory
-from .widgets import Toast
+from .widgets import TextField, Toast
 
 if TYPE_CHECKING:
+    from .onscreen_keyboard import OnScreenKeyboard
     from .sound import Sound
 
 _PROCESS_START = time.perf_counter()
@@ -55,7 +56,7 @@ class App:
             size = self.window_size()
         self.fullscreen = s["fullscreen"] if fullscreen is None else fullscreen
         self.screen = self._open_window(tuple(size))
-        self.layout = Layout(self.screen.get_size())
+        self.layout = Layout(self.screen.get_size(), s["ui_scale"])
         self.clock = clock
         self.toast = Toast()
         self.now = 0.0                  # frame time, summed (animations): never a run's time
@@ -78,6 +79,7 @@ class App:
         self.closed = False
         self.controllers: dict[int, Any] = {}    # open game controllers by instance id
         self.input_kind = "keyboard"              # or "controller": the last input used
+        self.keyboard: OnScreenKeyboard | None = None   # over a text field of the top scene
         pygame.key.set_repeat(350, 40)
         for text in self.profile.notice_texts(lang.t):
             self.toast.show(text, "error", 6.0, queue=True)
@@ -114,18 +116,22 @@ class App:
         self.dirty = True
 
     def ui_scale(self) -> int:
-        """The interface size in percent: the player's, or the largest the display holds."""
-        chosen = self.profile.settings["ui_scale"]
-        if chosen:
-            return chosen
+        """The interface size text is drawn at in this window, in percent: the player's, as far
+        as the window holds it (``Layout.held_percent``), or the window's own when automatic."""
+        return self.layout.held_percent()
+
+    def apply_interface_size(self) -> None:
+        """Draw text at the profile's interface size from the next frame; the window stays."""
+        self.layout.set_text_percent(self.profile.settings["ui_scale"])
+        self.dirty = True
+
+    def window_size(self) -> tuple[int, int]:
+        """The first window: the design at the largest scale the display holds with its bars."""
         try:
             desktop = pygame.display.get_desktop_sizes()[0]
         except (pygame.error, IndexError):
             desktop = None
-        return theme.scale_for_display(desktop)
-
-    def window_size(self) -> tuple[int, int]:
-        return theme.window_for_scale(self.ui_scale())
+        return theme.window_for_scale(theme.scale_for_display(desktop))
 
     def apply_palette(self) -> None:
         """Draw with the profile's palette from the next frame (cached sprites are redrawn)."""
@@ -306,11 +312,38 @@ class App:
     # ---------------------------------------------------------- loop
     def dispatch(self, action) -> bool:
         scene = self.scene
+        if scene is not None and (action.name == A.KEYBOARD or self.keyboard is not None):
+            return self._keyboard_action(scene, action)
         if scene is None or not scene.enabled(action):
             return False
         scene.handle(action)
         self.dirty = True
         return True
+
+    def _keyboard_action(self, scene, action) -> bool:
+        """The on-screen keyboard opens on the focused text field, or turns ``action`` into
+        what it types there, given to the scene as typing is (its own checks apply)."""
+        self.dirty = True
+        if self.keyboard is None:
+            if isinstance(scene.widget(scene.focus_id), TextField):
+                # imported only once a pad types: the first frame never needs it
+                from .onscreen_keyboard import OnScreenKeyboard
+                self.keyboard = OnScreenKeyboard(scene, scene.focus_id)
+            return True
+        typed, ending = self.keyboard.handle(action)
+        for a in typed:
+            if scene.enabled(a):
+                scene.handle(a)
+        if ending is not None:
+            self.keyboard = None
+            if ending == "done":            # Enter in the field
+                self.dispatch(A.Action(A.CONFIRM))
+        return True
+
+    def _keyboard_gone(self) -> bool:
+        """Whether the keyboard's field left: another scene on top, or the focus moved on."""
+        kb = self.keyboard
+        return kb is not None and (kb.scene is not self.scene or kb.scene.focus_id != kb.field_id)
 
     def process_event(self, event) -> None:
         et = event.type
@@ -363,7 +396,10 @@ class App:
             self.last_input = {pygame.KEYDOWN: "keys", pygame.MOUSEBUTTONDOWN: "mouse"}.get(et, "controller")
         if et in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.CONTROLLERBUTTONDOWN) and self.scene is not None:
             self.scene.skip_animation()     # any key or click ends a celebration at once
-        for action in A.actions_for(event, self.scene, self.layout):
+        if self.keyboard is not None and et in (pygame.KEYDOWN, pygame.TEXTINPUT):
+            self.keyboard = None            # a real keyboard: the player types on it
+            self.dirty = True
+        for action in A.actions_for(event, self.keyboard or self.scene, self.layout):
             self.dispatch(action)
             if not self.running:
                 return
@@ -397,7 +433,7 @@ class App:
 
     def _hovered(self, pos):
         try:
-            return A.click_action(pos, self.scene.targets(self.layout))
+            return A.click_action(pos, (self.keyboard or self.scene).targets(self.layout))
         except Exception:
             return None
 
@@ -415,13 +451,18 @@ class App:
             self.running = False
             return
         scene.update(dt)
+        if self._keyboard_gone():
+            self.keyboard = None
+            self.dirty = True
         if draw:
             self.draw()
 
     def draw(self) -> None:
         scene = self.scene
         scene.draw(self.screen)
-        self.toast.draw(self.screen, self.layout, scene.toast_clear(self.layout))
+        if self.keyboard is not None:
+            self.keyboard.draw(self.screen, self.layout, scene.widget(self.keyboard.field_id), self.mouse)
+        self.toast.draw(self.screen, self.layout, scene.toast_clear(self.layout), scene.toast_area(self.layout))
         pygame.display.flip()
         self.frames += 1
         self.dirty = False

@@ -239,7 +239,10 @@ def _unquote(text: str, where: str) -> str:
     """The content of one PO string literal ``"..."`` with its C escapes."""
     if len(text) < 2 or text[0] != '"' or text[-1] != '"':
         raise ValueError(f"{where}: expected a quoted string")
-    out, i, body = [], 0, text[1:-1]
+    body = text[1:-1]
+    if "\\" not in body:      # most lines: nothing to unescape (the catalogue is read at start-up)
+        return body
+    out, i = [], 0
     while i < len(body):
         c = body[i]
         if c == "\\" and i + 1 < len(body):

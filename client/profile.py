@@ -21,7 +21,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "volume": 70,               # percent
     "muted": False,
     "window_size": [1280, 720],  # (before the interface size) read once to set ui_scale
-    "ui_scale": 0,              # percent of the design size (theme.UI_SCALES); 0 = from the display
+    "ui_scale": 0,              # text's size, percent of the design's (theme.UI_SCALES); 0 = the window's
     "palette": "standard",      # theme.PALETTES
     "fullscreen": False,
     "show_hints": True,

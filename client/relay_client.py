@@ -15,6 +15,7 @@ import itertools
 import queue
 import secrets
 import threading
+import time
 from typing import Any, Callable
 
 from bonanza.core import signing
@@ -27,6 +28,30 @@ from bonanza.core.verify import Verdict
 from bonanza.core.wire import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameDecoder, FrameError, encode_frame
 
 GAME_INTENTS = ("hold", "roll", "write", "give_up")
+MOVES = ("roll", "write", "give_up")    # the intents the relay always answers
+
+# How long ``RelayConnection.poll`` waits, at most, for the answer to a move the window sent
+# (a third of a 60 Hz frame).  The connection's thread needs the GIL to send the move and to
+# read its answer, and a frame loop that never sleeps starves it: pygame lets go of the GIL
+# for microseconds in each call, which restarts CPython's 5 ms forced-switch wait every time,
+# so a thread waiting for it can wait for hundreds of milliseconds (measured behind a busy
+# pygame loop: a trivial callback waited p50 31 ms, at most 259 ms; a ranked run's first roll
+# waited 625 ms before it reached the socket, its answer back from the relay in under 1 ms).
+# Blocked on the inbox, the frame gives the thread the GIL outright.
+ANSWER_WAIT = 0.005
+
+
+def answers_own_move(msg: dict, seat: int | None, in_rounds: bool) -> bool:
+    """Whether ``msg`` answers a move this seat sent: its record, or in a daily round its
+    own move (the round's records come at the reveal), or an error."""
+    kind = msg.get("type")
+    if kind in ("error", "own_move"):
+        return True
+    if kind != "move" or in_rounds:
+        return False
+    record = msg.get("record")
+    move = record.get("move") if isinstance(record, dict) else None
+    return isinstance(move, dict) and seat is not None and move.get("seat") == seat
 
 
 class RelayError(Exception):
@@ -516,6 +541,11 @@ class RelayConnection:
         self.restarting = False
         self.restarted = False
         self._inbox: queue.Queue = queue.Queue()
+        # Moves sent (``send``, the caller's thread) and answers put in the inbox (the
+        # connection's thread): while fewer answers than moves, ``poll`` waits a little.
+        self._asked = 0
+        self._answered = 0
+        self._seen: tuple[GameState | None, bool] = (None, False)   # (state, round_done)
         self._client_name = client
         self.client: RelayClient | None = None
         self._loop = asyncio.new_event_loop()
@@ -535,15 +565,35 @@ class RelayConnection:
     def _set_status(self, status: str) -> None:
         if status != self.status:
             self.status = status
-            self._inbox.put({"type": "status", "status": status})
+            self._answered = self._asked      # a move sent before is not answered on this
+            self._put({"type": "status", "status": status})
+
+    def _put(self, msg: dict) -> None:
+        c = self.client
+        if self._answered < self._asked and answers_own_move(
+                msg, c.seat if c else None, c is not None and c.own is not None):
+            self._answered += 1
+        self._inbox.put(msg)
 
     def _on_message(self, msg: dict) -> None:
+        self._snapshot()
         if msg.get("type") == "restarting":
             self.restarting = True
         if msg.get("type") != "disconnected":
-            self._inbox.put(msg)
+            self._put(msg)
         else:
             self._lost.set()
+
+    def _snapshot(self) -> None:
+        """The game as of the last whole message, for the caller's thread: read while this
+        thread folds the next message, the client's own objects can be caught half way (a
+        round's records folded, the seat's own moves of it not yet confirmed), a state that
+        cannot even be computed."""
+        c = self.client
+        try:
+            self._seen = (c.state, c.round_done) if c is not None else (None, False)
+        except Exception:      # a desync left it half folded: the window leaves the table
+            pass
 
     async def _main(self) -> None:
         self._stop = asyncio.Event()
@@ -609,8 +659,8 @@ class RelayConnection:
         try:
             c.send(msg)
         except (ConnectionError, OSError) as e:
-            self._inbox.put({"type": "error", "code": "not_connected", "message": str(e),
-                             "rid": msg.get("rid")})
+            self._put({"type": "error", "code": "not_connected", "message": str(e),
+                       "rid": msg.get("rid")})
 
     # ------------------------------------------------------------ caller side
     def send(self, msg: dict) -> None:
@@ -618,6 +668,8 @@ class RelayConnection:
         if self._loop.is_closed():
             self._inbox.put({"type": "error", "code": "not_connected", "message": "closed"})
             return
+        if msg.get("type") in MOVES:
+            self._asked += 1
         self._loop.call_soon_threadsafe(self._send, msg)
 
     def drop(self) -> None:
@@ -625,8 +677,18 @@ class RelayConnection:
         self._loop.call_soon_threadsafe(lambda: self.client.drop() if self.client else None)
 
     def poll(self) -> list[dict]:
-        """Every message received since the last call (never blocks)."""
+        """Every message received since the last call.  While a move sent is unanswered
+        it waits for the answer, ANSWER_WAIT at most; otherwise it never blocks."""
         out = []
+        until = time.monotonic() + ANSWER_WAIT
+        while self._answered < self._asked and self.status == "connected":
+            left = until - time.monotonic()
+            try:
+                if left <= 0:
+                    break
+                out.append(self._inbox.get(timeout=left))
+            except queue.Empty:
+                break
         while True:
             try:
                 out.append(self._inbox.get_nowait())
@@ -641,10 +703,10 @@ class RelayConnection:
                 pass
         self._thread.join(timeout)
 
-    # The locally replayed game, for drawing.
+    # The locally replayed game, for drawing: as of the last whole message (``_snapshot``).
     @property
     def state(self) -> GameState | None:
-        return self.client.state if self.client else None
+        return self._seen[0]
 
     @property
     def seat(self) -> int | None:
@@ -665,7 +727,7 @@ class RelayConnection:
     @property
     def round_done(self) -> bool:
         """A daily round: this seat played its turn and waits for the others."""
-        return self.client.round_done if self.client else False
+        return self._seen[1]
 
     @property
     def clock(self) -> dict | None:

@@ -25,12 +25,12 @@ if TYPE_CHECKING:
 
 FILE = "unfinished.json"
 VERSION = 1
-KINDS = ("solo", "pass_play")
+KINDS = ("solo", "pass_play", "practice")
 
 
 @dataclass
 class SavedGame:
-    kind: str                      # "solo" or "pass_play"
+    kind: str                      # "solo", "pass_play" or "practice"
     match: Match
     extra: dict[str, Any] = field(default_factory=dict)   # run_ms, people, turn_seconds, ...
 

@@ -1,17 +1,23 @@
 """Procedural sprites: dice, check marks, the felt, the wooden table, paper.
 
-Everything is drawn with pygame and numpy at the real pixel size and cached
-per size, so nothing is downloaded and nothing is scaled as a bitmap.
+Everything is drawn at the real pixel size and cached per size, so nothing is
+downloaded.  The felt, which the title's first frame draws, is made with pygame
+alone: importing numpy takes longer than the rest of that frame, so numpy is
+imported only by the sprites of the screens after it (the wooden table).
 """
 from __future__ import annotations
 
 import math
+import random
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
 import pygame
 
 from . import theme
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PIPS = {
     1: [(0.5, 0.5)],
@@ -24,29 +30,52 @@ PIPS = {
 
 
 def _noise(w: int, h: int, seed: int, amount: float) -> np.ndarray:
+    import numpy as np
     # a fixed, cosmetic pattern (not game randomness)
     rng = np.random.default_rng(seed)
     return rng.normal(0.0, amount, (w, h)).astype(np.float32)
 
 
+_VIGNETTE_GRID = (48, 27)     # the vignette varies slowly: this many points, smoothly scaled up
+_GRAIN_TILE = 256             # the grain repeats every this many pixels (it is a level or two deep)
+_GRAIN_LIFT = 16              # the grain is added around this level, then taken off again
+
+
 @lru_cache(maxsize=16)
 def felt(size: tuple[int, int]) -> pygame.Surface:
-    """The green felt filling the window, with a soft vignette."""
+    """The green felt filling the window, with a soft vignette and a fine grain."""
     w, h = size
-    xs = np.linspace(-1, 1, w, dtype=np.float32)[:, None]
-    ys = np.linspace(-1, 1, h, dtype=np.float32)[None, :]
-    d = np.sqrt(xs * xs * 0.8 + ys * ys)
-    shade = 1.08 - 0.38 * np.clip(d, 0, 1.4) ** 2 + _noise(w, h, 7, 0.025)
-    base = np.array(theme.FELT, dtype=np.float32)
-    arr = np.clip(base[None, None, :] * shade[:, :, None], 0, 255).astype(np.uint8)
-    surf = pygame.Surface((w, h))
-    pygame.surfarray.blit_array(surf, arr)
+    base = theme.FELT
+    gw, gh = _VIGNETTE_GRID
+    grid = bytearray()
+    for j in range(gh):
+        y = -1 + 2 * j / (gh - 1)
+        for i in range(gw):
+            x = -1 + 2 * i / (gw - 1)
+            d = min(math.sqrt(x * x * 0.8 + y * y), 1.4)
+            shade = 1.08 - 0.38 * d * d
+            grid.extend(min(255, round(c * shade)) for c in base)
+    # 32-bit surfaces throughout: the blends below have fast paths only for those
+    small = pygame.image.frombuffer(bytes(grid), (gw, gh), "RGB").convert(32)
+    surf = pygame.transform.smoothscale(small, (w, h))
+    # a fixed, cosmetic grain (not game randomness): a tile of palette indices whose colours
+    # are the felt's own, scaled by normally distributed amounts, lifted to stay positive
+    rng = random.Random(7)
+    tile = pygame.image.frombuffer(rng.randbytes(_GRAIN_TILE * _GRAIN_TILE), (_GRAIN_TILE,) * 2, "P")
+    tile.set_palette([tuple(_GRAIN_LIFT + round(c * rng.gauss(0.0, 0.025)) for c in base)
+                      for _ in range(256)])
+    tile = tile.convert(32)
+    for y in range(0, h, _GRAIN_TILE):
+        for x in range(0, w, _GRAIN_TILE):
+            surf.blit(tile, (x, y), special_flags=pygame.BLEND_RGB_ADD)
+    surf.fill((_GRAIN_LIFT,) * 3, special_flags=pygame.BLEND_RGB_SUB)
     return surf.convert() if pygame.display.get_surface() else surf
 
 
 @lru_cache(maxsize=16)
 def wood(size: tuple[int, int], radius: int) -> pygame.Surface:
     """A wooden table top with grain, rounded corners and a felt inlay."""
+    import numpy as np
     w, h = size
     xs = np.arange(w, dtype=np.float32)[:, None]
     ys = np.arange(h, dtype=np.float32)[None, :]

@@ -116,17 +116,23 @@ def apply_palette(name: str) -> str:
     return palette
 
 
-# Interface size: the window is the design size times the scale (every scene and font grows
-# with it, text is drawn at the real size); "automatic" picks the largest that fits the display.
+# Interface size: how large text is drawn, in percent of the design size (a design pixel at
+# 200 % is two window pixels), whatever the window's size; "automatic" draws it with the window.
+# The window only gives the boxes room: text grows past the boxes' own scale by at most
+# MAX_TEXT_GROWTH, the ratio of 200 % to a 1920x1080 window's fit (150 %) and of 100 % to a
+# 960x540 one's (75 %), where every scene is tested to fit (client/layout.py).
 UI_SCALES = (75, 100, 125, 150, 175, 200)
+MAX_TEXT_GROWTH = 4 / 3
 
 
 def window_for_scale(percent: int) -> tuple[int, int]:
+    """The window that holds the design at ``percent`` (the first window's size)."""
     return (DESIGN_W * percent // 100, DESIGN_H * percent // 100)
 
 
 def scale_for_display(display: tuple[int, int] | None) -> int:
-    """The largest interface size whose window leaves room for the desktop's bars."""
+    """The largest design scale whose window leaves room for the desktop's bars: the size of
+    the first window, and the automatic interface size in it."""
     if not display or display[0] <= 0 or display[1] <= 0:
         return 100
     fits = [p for p in UI_SCALES if DESIGN_W * p <= display[0] * 90 and DESIGN_H * p <= display[1] * 85]

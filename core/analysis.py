@@ -34,6 +34,7 @@ from .log import GameLog, setup_from_header
 from .match import Replay
 from .records import GiveUpReason, Move
 from .rules import BONANZA_POINTS, MAX_ROLLS, RULESETS, Ruleset, Sheet
+from .undo import taken_back
 
 __all__ = ["AnalysisError", "Choice", "Decision", "RollLuck", "Point", "SeatAnalysis",
            "GameAnalysis", "analyse_game", "analyse_log", "win_chances", "win_chances_from",
@@ -149,6 +150,20 @@ class RollLuck:
 
 
 @dataclass(frozen=True)
+class Undone:
+    """A write taken back in a practice game (``core.undo``): where, and what it would
+    have cost.  It is no decision: the write made after it is the one graded."""
+    seq: int                  # the write that was taken back (its undo is ``seq + 1``)
+    seat: int
+    turn: int
+    box: str
+    loss: float               # what the write would have given up against the best choice
+
+    def to_dict(self) -> JsonMap:
+        return {"seq": self.seq, "turn": self.turn, "box": self.box, "loss": self.loss}
+
+
+@dataclass(frozen=True)
 class Point:
     """The seat's expected final score right after move ``seq`` (seq 0: the start)."""
     seq: int
@@ -172,6 +187,7 @@ class SeatAnalysis:
     decisions: list[Decision] = field(default_factory=list)
     rolls: list[RollLuck] = field(default_factory=list)
     series: list[Point] = field(default_factory=list)
+    undos: list[Undone] = field(default_factory=list)   # practice games: writes taken back
 
     @property
     def accuracy(self) -> float | None:
@@ -224,6 +240,7 @@ class SeatAnalysis:
                 "gave_up": self.gave_up, "counts": self.counts(),
                 "decisions": [d.to_dict() for d in self.decisions],
                 "rolls": [r.to_dict() for r in self.rolls],
+                "undos": [u.to_dict() for u in self.undos],
                 "series": [{"seq": p.seq, "turn": p.turn, "expected": p.expected}
                            for p in self.series]}
 
@@ -283,7 +300,16 @@ def analyse_game(setup: Setup, moves: Iterable[object], advisor: Advisor | None 
     if multi:
         chances.append((0, tuple(win_chances_from(adv, replay.state, current))))
     count = 0
-    for move in moves:
+    listed = list(moves)
+    # a practice game's undone writes are graded where they were made, then passed over
+    # with their undos; the moves that stand are a game without undo (``core.undo``)
+    undone = {seq for seq, _ in taken_back(cast("list[Move]", listed))}
+    for seq, move in enumerate(listed, 1):
+        if seq in undone or seq - 1 in undone:
+            count += 1
+            if seq in undone and pending is not None:
+                _undone(seats, cast(Move, move), pending, replay.state, seq, turns, adv)
+            continue
         before_state = replay.state
         refusal = replay.accept(move)
         if refusal is not None:
@@ -292,7 +318,6 @@ def analyse_game(setup: Setup, moves: Iterable[object], advisor: Advisor | None 
         legal = cast(Move, move)   # ``accept`` found it a legal move
         st, new = before_state, replay.state
         count += 1
-        seq = new.seq
         seat = legal["seat"]
         sa = seats[seat]
         if legal["type"] == "give_up":
@@ -323,7 +348,7 @@ def analyse_game(setup: Setup, moves: Iterable[object], advisor: Advisor | None 
                                          before, after, after - before, auto))
                 sa.luck += after - before
                 current[seat] = after
-            else:  # write
+            elif legal["type"] == "write":
                 if pending is None:
                     raise AnalysisError("illegal_move", f"move {seq} writes before a roll")
                 dice, advice = pending
@@ -345,6 +370,18 @@ def analyse_game(setup: Setup, moves: Iterable[object], advisor: Advisor | None 
         sa.complete = sheet.is_complete
         sa.expected_end = current[sa.seat]
     return GameAnalysis(setup.ruleset, seats, chances, count)
+
+
+def _undone(seats: list[SeatAnalysis], move: Move, pending: tuple[tuple[int, ...], Advice],
+            st: GameState, seq: int, turns: list[int], adv: Advisor) -> None:
+    """A write an undo took back: what it would have cost, at its turn."""
+    if move["type"] != "write":
+        return
+    seat = move["seat"]
+    advice = pending[1]
+    box_opt = next(b for b in advice.boxes if b.box == move["box"])
+    loss = max(0.0, advice.expected - box_opt.expected)
+    seats[seat].undos.append(Undone(seq, seat, turns[seat], move["box"], loss))
 
 
 def _decide(sa: SeatAnalysis, dice: tuple[int, ...], advice: Advice, seq: int, turn: int,

@@ -391,6 +391,8 @@ def apply_legal(state: GameState, move: Move) -> GameState:
         sheets = tuple(changed)
         return _state(state.setup, sheets, _next_active(state, seat, sheets, state.gave_up),
                       state.turn + 1, 0, None, state.gave_up, seq)
+    if move["type"] == "undo":      # needs the state before the write: core.match folds it
+        raise IllegalMove(Refusal("bad_move", "an undo is folded with the game's history"))
     # give_up
     seat = move["seat"]
     gave_up = state.gave_up + ((seat, move.get("why", "gave_up")),)

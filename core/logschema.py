@@ -42,7 +42,8 @@ BATCH_PATH = (BATCH_LIMIT - 1).bit_length()   # the longest proof a batch can ne
 _END = {"kind", "seq", "reveal", "totals", "standings", "meta", "chain", "sig"}
 _MOVES = {"roll": {"type", "seat", "hold", "dice", "auto"},
           "write": {"type", "seat", "box", "auto"},
-          "give_up": {"type", "seat", "why"}}
+          "give_up": {"type", "seat", "why"},
+          "undo": {"type", "seat"}}
 _INTENTS = {"roll": {"seq", "type", "hold", "sig"}, "write": {"seq", "type", "box", "sig"},
             "give_up": {"seq", "type", "sig"}}
 
@@ -111,7 +112,7 @@ def check_header(h: Any) -> None:
     w = "the header"
     _keys(w, h, _HEADER, _HEADER - {"signing"})
     _field(w, "version", _int(h["version"]), "a whole number")
-    _field(w, "mode", _one_of(h["mode"], MODES), "solo, table, daily or ranked")
+    _field(w, "mode", _one_of(h["mode"], MODES), "solo, table, daily, ranked or practice")
     _field(w, "ruleset", _one_of(h["ruleset"], RULESETS), " or ".join(RULESETS))
     seats = h["seats"]
     _field(w, "seats", isinstance(seats, list) and 1 <= len(seats) <= MAX_SEATS,
@@ -164,6 +165,12 @@ def check_header(h: Any) -> None:
         _field(w, "ruleset", h["ruleset"] == "yacht", "yacht in a daily game")
         _field(w, "dice.scheme", scheme in ("public", "day", "commit"),
                "public, day or commit in a daily game")
+    elif h["mode"] == "practice":   # self-dealt, or a past day's public dice played again
+        _field(w, "seats", len(seats) == 1, "one seat in a practice game")
+        _field(w, "dice.scheme", scheme in ("public", "commit"), "public or commit in practice")
+        if scheme == "public":
+            _field(w, "ruleset", h["ruleset"] == "yacht", "yacht on a past daily's dice")
+        _field(w, "signing", "signing" not in h, "absent: a practice game is the player's own")
     else:
         _field(w, "dice.scheme", scheme == "commit", f"commit in a {h['mode']} game")
     if scheme == "public":
@@ -204,7 +211,7 @@ def check_move_record(rec: Any, nseats: int) -> None:
                "beside a signature")
     move = rec["move"]
     _field(w, "type", isinstance(move, dict) and _one_of(move.get("type"), _MOVES),
-           "roll, write or give_up")
+           "roll, write, give_up or undo")
     kind: str = move["type"]
     fields = _MOVES[kind]
     _keys(w, move, fields, fields)
@@ -218,9 +225,10 @@ def check_move_record(rec: Any, nseats: int) -> None:
         _field(w, "box", _one_of(move["box"], ALL_BOXES), "one of the boxes")
     if kind == "give_up":
         _field(w, "why", _one_of(move["why"], GIVE_UP_REASONS), ", ".join(GIVE_UP_REASONS))
-    else:
+    elif kind != "undo":
         _field(w, "auto", type(move["auto"]) is bool, "true or false")
     if "intent" in rec:
+        _field(w, "intent", kind != "undo", "absent: nobody signs an undo")
         intent = rec["intent"]
         asked = _INTENTS[kind]
         # ``round``: a daily table played in rounds (verify checks which form the header asks)
@@ -280,10 +288,13 @@ def check_log(log: GameLog) -> None:
     records = log.records
     # a ranked run's records all carry the relay's time; a local solo or daily run's all
     # carry the player's machine's (older local logs none); a table's none.  Never going back.
-    stamped = mode == "ranked" or (mode in ("solo", "daily") and bool(records) and "at" in records[0])
+    stamped = mode == "ranked" or (mode in ("solo", "daily", "practice") and bool(records)
+                                   and "at" in records[0])
     last_at = 0
     for rec in records:
         check_move_record(rec, n)
+        _field(f"move {rec['seq']}", "type", rec["move"]["type"] != "undo" or mode == "practice",
+               "roll, write or give_up outside a practice game")
         _field(f"move {rec['seq']}", "at", ("at" in rec) == stamped,
                "on every move of a ranked run or of a stamped local run, on none otherwise")
         if stamped:

@@ -45,6 +45,7 @@ from .records import (
 )
 from .rules import NUM_DICE
 from .settings import DAILY_RULESET
+from .undo import UNDO_MODES, check_undo, undone
 
 if TYPE_CHECKING:
     from .signing import Signer
@@ -124,6 +125,10 @@ class Match:
         self.per_seat = dice["scheme"] == "day"   # see dice_turn
         # a daily table played in rounds (core.rounds): seats sign their own place
         self.rounds = dice["scheme"] == "day" and dice.get("rounds") is True
+        # a practice game: the state (and held dice) before the last write, which an
+        # undo brings back (``core.undo``); None when the last move was no write
+        self.undoable = log.header["mode"] in UNDO_MODES
+        self.before_write: tuple[GameState, list[bool]] | None = None
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -175,6 +180,17 @@ class Match:
         return cls(setup, key, GameLog(header, keep_dicts=False), {"date": date_iso})
 
     @classmethod
+    def create_past_daily(cls, date_iso: str, name: str, meta: Meta | None = None,
+                          settings: GameSettings | None = None) -> "Match":
+        """A past day's offline daily played again as practice: the date's public dice,
+        ``yacht`` rules, undo allowed, never a daily attempt or a board (mode ``practice``)."""
+        key = dice_mod.daily_key(date_iso)
+        setup = Setup(DAILY_RULESET, (Seat(name),), 0)
+        header = make_header(setup, "practice", {"scheme": "public", "date": date_iso},
+                             settings, meta)
+        return cls(setup, key, GameLog(header, keep_dicts=False), {"date": date_iso})
+
+    @classmethod
     def resumed(cls, header: Header, records: Sequence[MoveRecord], seed: bytes,
                 signer: Signer | None = None,
                 stamp: Callable[[], float] | None = None) -> "Match":
@@ -197,17 +213,12 @@ class Match:
             if rec.get("seq") != match.state.seq + 1 \
                     or rec.get("chain") != chain_next(log.last_chain, rec):
                 raise ValueError(f"record {rec.get('seq')!r} does not follow the log")
-            legal = rec["move"]
-            refusal = check(match.state, legal)
-            if refusal is None and legal["type"] == "roll":
-                refusal = dice_refusal(match.state, key, legal, match.per_seat)
+            refusal = match._legal(rec["move"])
             if refusal is not None:
                 raise ValueError(f"move {rec['seq']}: {refusal.message}")
-            old = match.state
-            match.state = apply_legal(old, legal)
+            match._advance(rec["move"])
             if rec.get("state") != match.state.state_hash():
                 raise ValueError(f"move {rec['seq']}: the state hash differs")
-            match.held = held_after(old, match.state, legal, match.held)
             log._add(rec, pack(rec))
         return match
 
@@ -260,6 +271,16 @@ class Match:
             return None, refusal
         return self._fold({"type": "write", "seat": who, "box": box, "auto": auto}, intent), None
 
+    def undo(self, seat: int | None = None) -> Outcome:
+        """Take back ``seat``'s write just made (a practice game only, ``core.undo``): the
+        dice, rolls and held dice before it come back; no die is dealt."""
+        st = self.state
+        who = (st.active if st.active is not None else 0) if seat is None else seat
+        refusal = self._legal({"type": "undo", "seat": who})
+        if refusal is not None:
+            return None, refusal
+        return self._fold({"type": "undo", "seat": who}), None
+
     def give_up(self, seat: int, why: GiveUpReason = "gave_up",
                 intent: Intent | None = None) -> Outcome:
         """``seat`` stops playing (``why``: gave_up, left or away); any seat, any time."""
@@ -270,21 +291,36 @@ class Match:
 
     def play(self, move: object) -> Outcome:
         """A whole move dict (as in a log): checked, and a roll's dice must be the key's."""
-        refusal = check(self.state, move)
+        refusal = self._legal(move)
         if refusal is not None:
             return None, refusal
-        legal = cast(Move, move)   # ``check`` found it a legal move
-        if legal["type"] == "roll":
-            refusal = dice_refusal(self.state, self.key, legal, self.per_seat)
-            if refusal is not None:
-                return None, refusal
-        return self._fold(legal), None
+        return self._fold(cast(Move, move)), None   # ``_legal`` found it a legal move
+
+    def _legal(self, move: object) -> Refusal | None:
+        """None when ``move`` may be folded now: core's question, a roll's dice the key's,
+        an undo only in a practice game right after a write."""
+        if self.undoable and isinstance(move, dict) and move.get("type") == "undo":
+            return check_undo(self.state, move.get("seat"),
+                              self.before_write[0] if self.before_write else None)
+        refusal = check(self.state, move)
+        if refusal is None and cast(Move, move)["type"] == "roll":
+            refusal = dice_refusal(self.state, self.key, cast(RollMove, move), self.per_seat)
+        return refusal
+
+    def _advance(self, move: Move) -> None:
+        """Fold a legal move into the state and the held dice (nothing logged)."""
+        old, held = self.state, self.held
+        if move["type"] == "undo" and self.before_write is not None:
+            before, before_held = self.before_write
+            self.state, self.held, self.before_write = undone(old, before), before_held, None
+            return
+        self.state = state = apply_legal(old, move)
+        self.held = held_after(old, state, move, held)
+        self.before_write = (old, list(held)) if self.undoable and move["type"] == "write" else None
 
     def _fold(self, move: Move, intent: Intent | None = None) -> MoveRecord:
-        old = self.state
-        self.state = state = apply_legal(old, move)
-        self.held = held_after(old, state, move, self.held)
-        rec, _ = self.log.append(move, state, intent)
+        self._advance(move)
+        rec, _ = self.log.append(move, self.state, intent)
         return rec
 
     # ------------------------------------------------------------ the end
@@ -308,15 +344,25 @@ class Replay:
     (with the revealed key, so every die is checked too) or a table being followed
     (without a key: the dice are the dealer's secret until the end)."""
 
-    def __init__(self, setup: Setup, key: bytes | None = None, per_seat: bool = False) -> None:
+    def __init__(self, setup: Setup, key: bytes | None = None, per_seat: bool = False,
+                 undo: bool = False) -> None:
         self.setup = setup
         self.key = key
         self.per_seat = per_seat
         self.state: GameState = new_game(setup)
+        # a practice log (``undo``): the state before the last write, which an undo
+        # brings back (``core.undo``); None when the last move was no write
+        self.undo = undo
+        self.before_write: GameState | None = None
 
     def accept(self, move: object) -> Refusal | None:
         """Fold ``move`` if it is legal (and, with a key, its dice are the key's)."""
         state = self.state
+        if self.undo and isinstance(move, dict) and move.get("type") == "undo":
+            refusal = check_undo(state, move.get("seat"), self.before_write)
+            if refusal is None and self.before_write is not None:
+                self.state, self.before_write = undone(state, self.before_write), None
+            return refusal
         refusal = check(state, move)
         if refusal is not None:
             return refusal
@@ -326,4 +372,5 @@ class Replay:
             if refusal is not None:
                 return refusal
         self.state = apply_legal(state, legal)
+        self.before_write = state if self.undo and legal["type"] == "write" else None
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Literal, Mapping, TypedDict, Union, get_args
 
 # ---------------------------------------------------------------- words
-Mode = Literal["solo", "table", "daily", "ranked"]
+Mode = Literal["solo", "table", "daily", "ranked", "practice"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 
 SeatKind = Literal["human", "bot"]
@@ -24,7 +24,7 @@ SEAT_KINDS: tuple[SeatKind, ...] = get_args(SeatKind)
 GiveUpReason = Literal["gave_up", "left", "away"]   # asked to, left the table, missed 3 turns
 GIVE_UP_REASONS: tuple[GiveUpReason, ...] = get_args(GiveUpReason)
 
-MoveType = Literal["roll", "write", "give_up"]
+MoveType = Literal["roll", "write", "give_up", "undo"]   # undo: practice logs only (core.undo)
 MOVE_TYPES: tuple[MoveType, ...] = get_args(MoveType)
 
 DiceScheme = Literal["commit", "day", "public"]
@@ -34,7 +34,7 @@ DiceScheme = Literal["commit", "day", "public"]
 RefusalCode = Literal[
     "not_seated", "game_over", "seat_gave_up", "not_your_turn", "bad_hold", "no_rolls_left",
     "must_roll_first", "unknown_box", "box_filled", "joker_forces_box", "seat_done", "bad_move",
-    "bad_dice", "wrong_dice",
+    "bad_dice", "wrong_dice", "nothing_to_undo", "too_many_undos",
 ]
 
 # Why a log is invalid (``core.log.LogError.code``, ``core.verify.Verdict.code``; translated
@@ -72,7 +72,13 @@ class GiveUpMove(TypedDict):
     why: GiveUpReason
 
 
-Move = Union[RollMove, WriteMove, GiveUpMove]
+class UndoMove(TypedDict):
+    """The seat's write just before it is taken back (a practice game only: ``core.undo``)."""
+    type: Literal["undo"]
+    seat: int
+
+
+Move = Union[RollMove, WriteMove, GiveUpMove, UndoMove]
 
 
 class _IntentBody(TypedDict):

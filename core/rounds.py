@@ -233,8 +233,10 @@ class RoundPlay:
             rec, refusal = m.roll(move["hold"], move["auto"], seat=move["seat"], intent=intent)
         elif move["type"] == "write":
             rec, refusal = m.write(move["box"], move["auto"], seat=move["seat"], intent=intent)
-        else:
+        elif move["type"] == "give_up":
             rec, refusal = m.give_up(move["seat"], move["why"], intent)
+        else:                   # an undo: practice games only, never a table in rounds
+            rec, refusal = None, None
         if rec is None or rec["move"] != move:
             raise RuntimeError(f"a round's move did not replay: {refusal}")
         return rec

@@ -30,9 +30,11 @@ def splits(log: GameLog, seat: int = 0) -> list[int] | None:
         return None
     out: list[int] = []
     last = 0
-    for rec in log.records:
+    recs = log.records
+    for i, rec in enumerate(recs):
         mv = rec["move"]
-        if mv["type"] == "write" and mv["seat"] == seat:
+        taken_back = i + 1 < len(recs) and recs[i + 1]["move"]["type"] == "undo"   # practice
+        if mv["type"] == "write" and mv["seat"] == seat and not taken_back:
             out.append(rec["at"] - last)
             last = rec["at"]
     return out

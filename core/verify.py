@@ -21,6 +21,7 @@ from .names import escaped
 from .records import EndRecord, Intent, Move, VerifyCode
 from .rounds import signed_point
 from .splits import splits, tool_assisted
+from .undo import UNDO_MODES, taken_back
 
 
 @dataclass
@@ -83,7 +84,8 @@ def verify_log(log: GameLog) -> Verdict:
         raise _fail("first_seat", "the starting seat does not follow from the dice key")
     # The logged moves go through the same fold as a live game's (core.match): legality
     # first, then the dice against the revealed key, then the state hash.
-    replay = Replay(setup, key, per_seat=log.header["dice"].get("scheme") == "day")
+    replay = Replay(setup, key, per_seat=log.header["dice"].get("scheme") == "day",
+                    undo=log.header["mode"] in UNDO_MODES)
     states = [replay.state]
     for rec in log.records:
         move, seq = rec.get("move"), rec["seq"]
@@ -154,7 +156,8 @@ def _check_signatures(log: GameLog, end: EndRecord, states: list[GameState]) -> 
                 raise _fail("signature", f"move {rec['seq']} is signed but the header names no keys")
         if "sig" in end:
             raise _fail("signature", "the end is signed but the header names no keys")
-        if header.get("mode") == "solo":
+        if header.get("mode") == "solo" or (header.get("mode") == "practice"
+                                            and header["dice"].get("scheme") == "commit"):
             return "self-dealt: the player's own program dealt the dice; nothing is signed"
         return "not signed: nothing proves who made the moves or dealt the dice"
     relay = sig_info.get("relay") if isinstance(sig_info, dict) else None
@@ -287,6 +290,8 @@ def facts(verdict: Verdict) -> dict[str, Any]:
         tool_assisted=tool_assisted(log) if len(seats) == 1 else None,
         standings=[{"place": s["place"], "name": escaped(s["name"]), "total": s["total"],
                     "gave_up": s["gave_up"]} for s in end["standings"]],
+        # a practice game's writes taken back (their ``seq``), empty in any other game
+        undone=[seq for seq, _ in taken_back(log.moves)],
     )
     return out
 

@@ -97,23 +97,32 @@ def test_every_scene_renders_in_the_palette_and_seats_differ_in_greyscale(app, a
     theme.apply_palette("standard")
 
 
-def test_interface_size_sets_the_window_and_is_kept_in_the_profile(app):
+def test_interface_size_sizes_text_whatever_the_window_and_is_kept_in_the_profile(app, artifacts):
     from bonanza.client.profile import Profile
     from bonanza.client.scenes.settings import SettingsScene
     from tests import pilot
-    assert app.profile.settings["ui_scale"] == 0         # automatic: from the display's size
-    assert app.ui_scale() == theme.scale_for_display(pygame.display.get_desktop_sizes()[0])
+    assert app.profile.settings["ui_scale"] == 0         # automatic: text grows with the window
+    assert app.ui_scale() == round(app.layout.scale * 100)
+    app.apply_window((1920, 1080))
     app.push(SettingsScene(app))
     app.scene.focus_id = "val:ui_scale"
     pilot.key(app, pygame.K_RIGHT)
     pilot.key(app, pygame.K_RIGHT)
     assert app.profile.settings["ui_scale"] == 100
-    assert app.screen.get_size() == (1280, 720) and app.layout.scale == 1.0
+    # the window stays; its boxes keep the window's scale, text is drawn at the size chosen
+    assert app.screen.get_size() == (1920, 1080) and app.layout.scale == 1.5
+    assert app.layout.font_px(20) == 20
     for _ in range(3):          # 75 %, automatic, then round to the largest
         pilot.key(app, pygame.K_LEFT)
-    assert app.profile.settings["ui_scale"] == 200 and app.screen.get_size() == (2560, 1440)
-    assert app.layout.font_px(20) == 40       # fonts are drawn at the scaled size
+    assert app.profile.settings["ui_scale"] == 200 and app.screen.get_size() == (1920, 1080)
+    assert app.layout.font_px(20) == 40 and app.ui_scale() == 200
     assert Profile(app.data_dir).settings["ui_scale"] == 200
+    app.screenshot(artifacts / "ui_scale_200_in_1920x1080_settings.png")
+    # a window too small for the size chosen draws the largest it holds, and says so
+    app.apply_window((960, 540))
+    assert app.ui_scale() == 100 and app.layout.font_px(20) == 20
+    assert "100" in app.scene.value_text("ui_scale") and "200" in app.scene.value_text("ui_scale")
+    app.screenshot(artifacts / "ui_scale_200_in_960x540_settings.png")
 
 
 def test_the_default_interface_size_fits_the_display():

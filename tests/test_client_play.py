@@ -37,6 +37,10 @@ def test_full_solo_game_keyboard_only(app, artifacts):
     assert app.scene.focus_id == "ranked"
     key(app, pygame.K_TAB)            # ... to the rules (a press cycles the rulesets)
     assert app.scene.focus_id == "ruleset"
+    key(app, pygame.K_TAB)            # ... to practice with undo and its hints switch
+    assert app.scene.focus_id == "practice"
+    key(app, pygame.K_TAB)
+    assert app.scene.focus_id == "practice_hints"
     key(app, pygame.K_TAB)            # ... and wraps to the seed field
     assert app.scene.focus_id == "seed"
     type_text(app, SEED_TEXT[3:])

@@ -1,6 +1,6 @@
 """Every scene renders (a PNG of each is saved), and no text overflows its box
-in any of the six languages at the smallest supported window (960x540) nor at the largest
-interface size (200 %: 2560x1440)."""
+in any of the six languages at the smallest supported window (960x540, with text at 75 % and at
+100 %) nor at the largest interface size in a full-HD window (200 % at 1920x1080)."""
 from __future__ import annotations
 
 import pygame
@@ -182,25 +182,40 @@ def test_every_scene_renders(app, artifacts):
         app.screenshot(artifacts / f"client_scene_{name}.png")
 
 
-# the smallest window (interface size 75 %) and the largest interface size (200 %)
-@pytest.mark.parametrize("size", [theme.MIN_WINDOW, theme.window_for_scale(theme.UI_SCALES[-1])])
-def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, artifacts, size):
+# the smallest window with text at its own scale (75 %) and at 100 %, and the largest
+# interface size in a full-HD window (200 %: text at 4/3 of the boxes' scale, as at 960x540 100 %)
+@pytest.mark.parametrize("size,percent", [(theme.MIN_WINDOW, 0), (theme.MIN_WINDOW, 100), ((1920, 1080), 200)])
+def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, artifacts, size, percent):
     from bonanza.client import widgets
     app.apply_window(size)
+    app.profile.settings["ui_scale"] = percent
+    app.apply_interface_size()
     assert app.screen.get_size() == size
+    assert app.ui_scale() == (percent or 75)        # the window holds the size asked for
     problems = []
     for code in LANGS:
         app.set_language(code)
         for name, factory in build_scenes(app):
             factory()
             widgets.FIT_REPORT.clear()
+            widgets.TEXT_RECTS.clear()
             app.draw()
             for text, px, width, max_width in widgets.FIT_REPORT:
                 if width > max_width + 1 or px < theme.MIN_READABLE_PX:
                     problems.append((code, name, text, px, width, max_width))
+            # larger text wraps onto more lines: no line may run into another text
+            problems += [(code, name, "overlaps", a, b) for a, b in overlapping_texts(widgets.TEXT_RECTS)]
             if name in ("solo_game", "table_4", "settings_instant"):
-                pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{code}_{name}.png"))
+                pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{percent}_{code}_{name}.png"))
     assert not problems, "\n".join(map(str, problems[:40]))
+
+
+def overlapping_texts(drawn):
+    """Pairs of different texts drawn over each other.  A rendered line has room above and
+    below its letters (and lines of a paragraph touch), so only the letters' middle counts."""
+    core = [(text, r.inflate(-2, -int(r.h * 0.3))) for text, r in drawn]
+    return [(a[:40], b[:40]) for i, (a, ra) in enumerate(core) for b, rb in core[i + 1:]
+            if a != b and ra.colliderect(rb)]
 
 
 def _drawn_rects(monkeypatch, module):
@@ -251,3 +266,9 @@ def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
     for text, r in calls + calls_g:
         if r.w:
             assert r.left >= sheet.right and r.right <= app.screen.get_width(), (text, r, sheet)
+
+
+def test_the_overlap_check_catches_a_line_run_into_another():
+    line = pygame.Rect(10, 100, 300, 24)
+    assert overlapping_texts([("a paragraph's last line", line), ("a note", line.move(40, 12))])
+    assert not overlapping_texts([("one line", line), ("the next line", line.move(0, 20))])

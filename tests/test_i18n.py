@@ -424,6 +424,7 @@ _OTHER_REGISTER = {
 _REGISTER_ALLOWED = {
     ("pt-PT", "daily.relay.explain"),   # "a sua impressão digital": the relay's fingerprint
     ("pt-PT", "table.clock_plays"),     # "joga no seu lugar": in that player's place
+    ("nl", "practice.undo"),            # "Ongedaan (U)": the U key, not the pronoun
 }
 
 

@@ -244,7 +244,8 @@ def _code_strings(path: str, pattern: str) -> set[str]:
 
 def test_refusal_codes_listed_are_the_codes():
     codes = _code_strings("core/game.py", r'_refuse\("(\w+)"') | \
-        _code_strings("core/match.py", r'Refusal\("(\w+)"')
+        _code_strings("core/match.py", r'Refusal\("(\w+)"') | \
+        _code_strings("core/undo.py", r'Refusal\("(\w+)"')
     assert set(vector("refusal codes").split()) == codes
     for code in codes:
         assert f"`{code}`" in DOC

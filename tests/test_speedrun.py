@@ -101,6 +101,29 @@ def test_a_key_route_gives_the_same_moves_locally_and_on_a_relay(app):
     assert (ranked["keys_applied"], ranked["moves"], ranked["misapplied"]) == (39, 26, 0)
 
 
+def test_a_burst_of_keys_in_back_to_back_frames_is_answered_on_a_relay(app):
+    """The 39 keys one a frame, the frames back to back and never sleeping (bench/input.py
+    at 0 ms): the frame loop used to starve the connection's thread of the GIL, so a move
+    sat unsent or its answer unread for hundreds of milliseconds (a first roll 625 ms
+    before it reached the socket; runs left with the first roll unanswered and every later
+    key queued).  Now a frame that sent a move waits a little for its answer, blocked, and
+    reads it: all 26 moves, each in its turn, most of them shown by the very frame that read
+    their key, as locally.  Before, none ever was (the frame reads its messages microseconds
+    after it sends), and the route took 55 to 123 frames instead of 39 to 45."""
+    from bench.input import ranked_run, speedrunner, summary
+    from bonanza.client.hosting import HostedRelay
+    speedrunner(app)
+    relay = HostedRelay(host="127.0.0.1")
+    try:
+        assert relay.ready.wait(15) and relay.port
+        burst = summary(ranked_run(app, relay.port, 0.0))
+    finally:
+        relay.stop()
+    assert (burst["keys_applied"], burst["moves"], burst["misapplied"]) == (39, 26, 0), burst
+    # half of them: a loaded machine's relay may miss a frame's wait now and then
+    assert burst["same_frame"] >= 13, burst
+
+
 def test_a_reset_counts_an_attempt_and_adds_nothing_to_the_history(app, artifacts):
     import pygame
 

@@ -65,6 +65,9 @@ def facts_line(f: Mapping[str, Any], header: Mapping[str, Any], end: Mapping[str
         parts.append(f"attempt {f['attempt']}")
     if f["splits_ms"]:
         parts.append("splits " + " ".join(duration(ms, short=True) for ms in f["splits_ms"]))
+    if f.get("undone"):
+        parts.append("practice with undo: writes taken back at moves "
+                     + " ".join(map(str, f["undone"])))
     if f["tool_assisted"]:
         parts.append("tool-assisted? (its decisions were quicker than a person reads dice)")
     places = ", ".join(f"{s['place']}. {s['name']} {s['total']}"
@@ -103,4 +106,6 @@ def describe_move(header: Mapping[str, Any], move: Mapping[str, Any]) -> str:
         return f"{name} rolls {' '.join(map(str, move['dice']))} holding {held}{auto}"
     if move["type"] == "write":
         return f"{name} writes {move['box']}{auto}"
+    if move["type"] == "undo":
+        return f"{name} takes the write back (practice)"
     return f"{name} {move.get('why', 'gave_up').replace('_', ' ')}"

@@ -333,6 +333,8 @@ class AnalysisScene(Scene):
                 pygame.draw.lines(surface, color, False, pts, max(2, L.px(3)) - 1 or 1)
             else:
                 pygame.draw.lines(surface, color, False, pts, 1)
+        for u in sa.undos:      # a practice game: where a write was taken back
+            self.undo_mark(surface, self.to_xy(u.seq, lo)[0], py, ph)
         ms = self.mistakes()
         chosen = ms[self.sel].seq if ms and self.focus_id == "list" else None
         for d, (x, y) in self.marks():
@@ -347,10 +349,22 @@ class AnalysisScene(Scene):
                 pygame.draw.circle(surface, theme.SELECT, c, L.px(11), max(2, L.px(3)))
         self.draw_legend(surface, gx + 18, py + ph + 26, gw - 36)
 
+    def undo_mark(self, surface, x: float, top: float, height: float) -> None:
+        """A dashed upright line: a write taken back here (practice), with a notch on top."""
+        L = self.layout
+        for yy in range(int(top), int(top + height), 12):
+            pygame.draw.line(surface, theme.PENDING, L.point(x, yy), L.point(x, min(yy + 6, top + height)),
+                             max(2, L.px(2)))
+        pygame.draw.polygon(surface, theme.PENDING, [L.point(x - 6, top), L.point(x + 6, top),
+                                                     L.point(x, top + 9)])
+
     def draw_legend(self, surface, x: float, y: float, width: float) -> None:
         L = self.layout
         items = [(g, self.t(f"analysis.grade.{g}")) for g in ("inaccuracy", "mistake", "blunder")]
         items.append(("auto", self.t("analysis.auto")))
+        sa = self.current()
+        if sa is not None and sa.undos:
+            items[-1] = ("undo", self.tn("analysis.undos", len(sa.undos)))
         slot = width / len(items)
         for i, (g, label) in enumerate(items):
             cx = x + i * slot + 8
@@ -359,6 +373,9 @@ class AnalysisScene(Scene):
                 r = pygame.Rect(0, 0, L.px(12), L.px(12))
                 r.center = c
                 pygame.draw.rect(surface, theme.PREVIEW, r, max(2, L.px(2)))
+            elif g == "undo":
+                pygame.draw.line(surface, theme.PENDING, (c[0], c[1] - L.px(9)), (c[0], c[1] + L.px(9)),
+                                 max(2, L.px(3)))
             else:
                 marks.grade_mark(surface, g, c, L.px(6))
             draw_text(surface, label, L.rect((cx + 12, y, slot - 26, 22)), L.font_px(15), theme.INK_SOFT)

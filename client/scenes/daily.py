@@ -46,7 +46,14 @@ class DailyScene(Scene):
         self.address = self.field("address", (860, 330, 310, 48), value=host, max_len=64, size=20)
         self.port = self.field("port", (860, 390, 310, 48), value=str(port), max_len=5, size=20)
         self.button("relay", (710, 484, 460, 58), lambda: self.t("daily.relay.play"), size=23)
-        self.button("back", (540, 600, 200, 50), lambda: self.t("common.back"), style="secondary")
+        # the archive: a past day's dice again, as unranked practice (left/right pick the day)
+        self.days_back = 1
+        self.button("archive_prev", (60, 600, 52, 50), lambda: "◀", style="secondary", size=20)
+        self.button("archive", (118, 600, 446, 50),
+                    lambda: self.t("daily.archive_play", date=format_date(self.archive_date())),
+                    style="secondary", size=19)
+        self.button("archive_next", (570, 600, 52, 50), lambda: "▶", style="secondary", size=20)
+        self.button("back", (1020, 600, 200, 50), lambda: self.t("common.back"), style="secondary")
         self._status: str | None = None
         self._score: int | None = None
         self._share: DailyShare | None = None
@@ -89,9 +96,21 @@ class DailyScene(Scene):
         self.app.show(self.t("daily.share_copied" if copied else "daily.share_no_clipboard"),
                       "good" if copied else "info", 3.0)
 
+    def archive_date(self) -> str:
+        from ..practice import archive_date
+        return archive_date(self.date, self.days_back)
+
+    def pick_day(self, step: int) -> None:
+        """One day further back (``step`` 1) or nearer (-1), within the archive."""
+        from ..practice import ARCHIVE_DAYS
+        self.days_back = max(1, min(ARCHIVE_DAYS, self.days_back + step))
+
     def handle(self, action):
         if action.name == A.COPY and not self.text_focus():
             self.copy_share()
+            return
+        if action.name in (A.LEFT, A.RIGHT) and self.focus_id == "archive":
+            self.pick_day(1 if action.name == A.LEFT else -1)
             return
         super().handle(action)
 
@@ -107,6 +126,8 @@ class DailyScene(Scene):
             return self.status() == "available" or self.share() is not None
         if id == "relay":
             return self.relay_address() is not None
+        if id == "archive_next":
+            return self.days_back > 1
         return True
 
     def on_submit(self, id):
@@ -118,6 +139,13 @@ class DailyScene(Scene):
     def on_press(self, id):
         if id == "back":
             self.back()
+            return
+        if id in ("archive_prev", "archive_next"):
+            self.pick_day(1 if id == "archive_prev" else -1)
+            return
+        if id == "archive":
+            from ..practice import past_daily_match
+            self.app.open("solo_game", match=past_daily_match(self.app, self.archive_date()))
             return
         if id == "relay":
             addr = self.relay_address()

@@ -11,12 +11,13 @@ from __future__ import annotations
 from bonanza.core.match import Match
 from bonanza.core.runclock import RunClock
 from bonanza.core.settings import DEFAULT_RULESET
+from bonanza.core.undo import check_undo
 
 from .. import actions as A
 from .. import lang, sprites, theme
 from ..actions import Action
 from ..categories import local_category
-from ..i18n import format_duration
+from ..i18n import format_date, format_duration
 from ..solo import new_solo_match
 from ..widgets import draw_text
 from .game_base import GameScene
@@ -31,11 +32,23 @@ class SoloGameScene(GameScene):
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
                  mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None):
         animation = app.profile.settings["animation"]
+        hints = bool(app.profile.settings["show_hints"])
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza", "animation": animation,
-                                         "hints": bool(app.profile.settings["show_hints"])})
+                                         "hints": hints},
+                                   practice=mode == "practice", hints=hints)
+        if match.log.header["mode"] == "practice":
+            mode = "practice"       # a practice game brought back, or a past daily again
         self.match = match
+        # practice (``core.undo``): the holds toggled since the last roll, the last first,
+        # and those of the turn a write ended (an undo of the write gives them back)
+        self.hold_history: list[list[bool]] = []
+        self._holds_of_write: list[list[bool]] = []
+        self._held_of_write: list[bool] = [False] * 5
+        dice = match.log.header["dice"]
+        self.past_daily = dice["date"] if mode == "practice" and dice["scheme"] == "public" else None
+        self._par: int | None = None
         # a game the title's "Continue" brought back (``client.saved_game``): its clock goes
         # on from the last move's stamp (the time away not counted), and the run is marked
         # resumed in its end (never a speedrun)
@@ -59,6 +72,11 @@ class SoloGameScene(GameScene):
             # F5 or this button: end the run, start the next of its category at once
             self.button("reset", (self.cx + self.half - 200, 70, 200, 40), lambda: self.t("game.reset"),
                         style="secondary", size=17, action=Action(A.RESET))
+        if mode == "practice":
+            # U, Ctrl+Z, the controller's left-stick click or this button
+            self.button("undo", (self.cx + self.half - 200, 70, 200, 40),
+                        lambda: self.t("practice.undo"), style="secondary", size=17,
+                        action=Action(A.UNDO))
         self.run_time: float | None = None
         self.finished = False
         self.record = None
@@ -113,12 +131,13 @@ class SoloGameScene(GameScene):
         """After every move the game is saved for the title's "Continue" (the log is the
         save, ``client.saved_game``); a finished game is the records', not a save."""
         from .. import saved_game
-        if self.mode != "solo":
+        if self.mode not in ("solo", "practice"):
             return
         if self.match.state.over:
             saved_game.clear(self.app.profile)
             return
-        saved_game.save(self.app.profile, "solo", self.match, {"run_ms": self.clock.ms()})
+        # a past daily's practice has no secret seed to keep: it is not saved
+        saved_game.save(self.app.profile, self.mode, self.match, {"run_ms": self.clock.ms()})
 
     def open_pause(self) -> None:
         self.app.open("pause", self)
@@ -140,7 +159,40 @@ class SoloGameScene(GameScene):
     def enabled(self, action) -> bool:
         if action.name == A.RESET:
             return self.can_reset()
+        if action.name == A.UNDO or (action.name == A.PRESS and action.arg == "undo"):
+            return self.can_undo()
         return super().enabled(action)
+
+    # ---------------------------------------------------------- practice: undo
+    def can_undo(self) -> bool:
+        """A practice game, and a hold or a write to take back (never a roll)."""
+        if self.mode != "practice" or self.dialog is not None or self.state.over:
+            return False
+        if self.hold_history:
+            return True
+        before = self.match.before_write
+        return check_undo(self.state, 0, before[0] if before else None) is None
+
+    def undo(self) -> None:
+        """Take back the last decision: the last hold toggled since the roll, else the
+        write just made (its dice, rolls and holds come back; no die is dealt)."""
+        if self.hold_history:
+            self.input.held = self.hold_history.pop()
+            self.input.cancel()
+        else:
+            _, refusal = self.match.undo()
+            if refusal is not None:
+                self.app.show(self.t(f"refusal.{refusal.code}"), "error")
+                return
+            st = self.state
+            self._seen_turn = (st.turn, st.active)     # the same turn again: keep its holds
+            self.input.reset_turn()
+            self.input.held = list(self._held_of_write)
+            self.hold_history, self._holds_of_write = self._holds_of_write, []
+            self._sheets_seen = st.sheets
+            self._moved()
+        self.app.play_sound("scratch")
+        self.app.show(self.t("practice.undone"), "info", 1.5)
 
     def reset(self) -> None:
         """The run ends here and the next one of its category starts: the same ruleset,
@@ -154,6 +206,11 @@ class SoloGameScene(GameScene):
         if action.name == A.RESET:
             self.reset()
             return
+        if action.name == A.UNDO:
+            self.undo()
+            return
+        if action.name == A.TOGGLE_DIE and self.mode == "practice":
+            self.hold_history.append(list(self.input.held))
         # Escape with nothing to cancel and no dialog open pauses (it used to ask to give up)
         if (action.name == A.CANCEL and self.dialog is None and self.input.pending is None
                 and not self.state.over):
@@ -165,6 +222,9 @@ class SoloGameScene(GameScene):
         if id == "give_up":
             self.open_pause()
             return
+        if id == "undo":
+            self.undo()
+            return
         super().on_press(id)
 
     def send_roll(self, hold) -> None:
@@ -173,8 +233,9 @@ class SoloGameScene(GameScene):
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
             return
-        if first:
+        if first and self.mode != "practice":
             self.app.profile.count_attempt(self.category)    # the run started
+        self.hold_history, self._holds_of_write = [], []     # a roll is never taken back
         self._moved()
 
     def send_write(self, box: str) -> None:
@@ -182,6 +243,8 @@ class SoloGameScene(GameScene):
         if refusal:
             self.app.show(self.t(f"refusal.{refusal.code}"), "error")
         else:
+            self.hold_history, self._holds_of_write = [], self.hold_history
+            self._held_of_write = list(self.input.held)
             self._moved()
 
     def send_give_up(self) -> None:
@@ -237,6 +300,24 @@ class SoloGameScene(GameScene):
             draw_text(surface, self.t("game.attempt", n=self.attempt()),
                       self.layout.rect((self.cx - self.half, 70, self.half, 40)),
                       self.layout.font_px(17), theme.TEXT_ON_FELT)
+        elif self.mode == "practice":
+            par = self.par()
+            line = (self.t("practice.label") if self.past_daily is None else
+                    self.t("practice.past_daily", date=format_date(self.past_daily)) +
+                    ("" if par is None else " · " + self.t("practice.par", par=par)))
+            draw_text(surface, line, self.layout.rect((self.cx - self.half, 70, 2 * self.half - 210, 40)),
+                      self.layout.font_px(17), theme.TEXT_ON_FELT)
+
+    def par(self) -> int | None:
+        """A past daily's par, once the advisor is at hand (it loads in the background)."""
+        if self._par is None and self.past_daily is not None and self.loader is not None \
+                and self.loader.ready:
+            from ..daily import par
+            try:
+                self._par = par(self.past_daily)
+            except Exception:     # no advisor after all: no par shown
+                self._par = -1
+        return self._par if self._par is not None and self._par >= 0 else None
 
     def still_redraw(self) -> float:
         # nothing here changes by itself but the timer, which ``draw_live`` redraws alone:

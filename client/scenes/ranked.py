@@ -157,9 +157,11 @@ class RankedScene(Scene):
         for y, key in ((130, "lobby.address"), (200, "lobby.port")):
             draw_text(surface, self.t(key), L.rect((60, y, 230, 50)), L.font_px(22),
                       theme.TEXT_ON_FELT, bold=True)
-        draw_wrapped(surface, self.t("ranked.about"), L.rect((60, 340, 570, 100)), L.font_px(17),
-                     theme.TEXT_ON_FELT_SOFT)
-        if not self.app.profile.has_name:     # a board needs a name: say where to set it
+        need_name = not self.app.profile.has_name
+        # the paragraph ends above the name's note (it wraps onto more lines at larger sizes)
+        draw_wrapped(surface, self.t("ranked.about"), L.rect((60, 332, 570, 86 if need_name else 118)),
+                     L.font_px(17), theme.TEXT_ON_FELT_SOFT)
+        if need_name:     # a board needs a name: say where to set it
             draw_text(surface, self.t("ranked.need_name"), L.rect((60, 420, 570, 30)),
                       L.font_px(17), theme.GOLD, bold=True)
         if self.relay_key is not None:     # the board is only as good as the key that signs it

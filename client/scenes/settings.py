@@ -19,8 +19,8 @@ LABELS = {"language": "settings.language", "name": "settings.player_name",
           "ui_scale": "settings.ui_scale", "fullscreen": "settings.fullscreen",
           "show_hints": "settings.show_hints", "palette": "settings.palette",
           "bot_speed": "settings.bot_speed", "pass_screen": "settings.pass_screen"}
-Y0, STEP, ROW_H = 92, 50, 44
-SCALES = (0,) + theme.UI_SCALES         # 0: automatic, from the display's size
+Y0, STEP, ROW_H = 88, 48, 42           # eleven rows, the speedrun note and Back above 720
+SCALES = (0,) + theme.UI_SCALES         # 0: automatic, text grows with the window
 
 
 class SettingsScene(Scene):
@@ -41,7 +41,8 @@ class SettingsScene(Scene):
             self.button(f"val:{row}", (704, y, 272, ROW_H), lambda r=row: self.value_text(r), style="ghost",
                         size=21)
             self.button(f"inc:{row}", (984, y, 56, ROW_H), "›", style="secondary", size=28)
-        self.button("back", (540, 604 + 36, 200, 50), lambda: self.t("settings.back"), style="primary")
+        self.button("back", (540, Y0 + len(ROWS) * STEP + 40, 200, 48), lambda: self.t("settings.back"),
+                    style="primary")
         self.focus_id = "val:language"
 
     def focus_order(self):
@@ -57,8 +58,11 @@ class SettingsScene(Scene):
         if row == "volume":
             return self.t("settings.volume_value", percent=s["volume"])
         if row == "ui_scale":
+            held = self.app.ui_scale()
             if not s["ui_scale"]:
-                return self.t("settings.ui_scale_auto", percent=self.app.ui_scale())
+                return self.t("settings.ui_scale_auto", percent=held)
+            if held < s["ui_scale"]:        # a small window: say what is drawn, never pretend
+                return self.t("settings.ui_scale_held", percent=s["ui_scale"], held=held)
             return self.t("settings.ui_scale_value", percent=s["ui_scale"])
         if row == "palette":
             return self.t(f"settings.palette.{s['palette']}")
@@ -83,7 +87,7 @@ class SettingsScene(Scene):
         elif row == "ui_scale":
             i = SCALES.index(s["ui_scale"]) if s["ui_scale"] in SCALES else 0
             s["ui_scale"] = SCALES[(i + step) % len(SCALES)]
-            self.app.apply_window()
+            self.app.apply_interface_size()
         elif row == "palette":
             i = theme.PALETTES.index(s["palette"]) if s["palette"] in theme.PALETTES else 0
             s["palette"] = theme.PALETTES[(i + step) % len(theme.PALETTES)]
@@ -158,5 +162,5 @@ class SettingsScene(Scene):
         if self.app.profile.settings["animation"] == "instant":
             # "Off" and "Instant" look alike by name: say what instant also changes
             draw_text(surface, self.t("settings.animation.instant_note"),
-                      L.rect((240, Y0 + len(ROWS) * STEP - 4, 800, 36)), L.font_px(18),
+                      L.rect((240, Y0 + len(ROWS) * STEP + 2, 800, 32)), L.font_px(18),
                       theme.TEXT_ON_FELT_SOFT, align="center")

@@ -1,5 +1,6 @@
 """Before a solo game: start at once (Enter) or type a seed for a seeded run; the rules
-button cycles through the rulesets."""
+button cycles through the rulesets; Practice starts a game with undo that counts on no
+board (hints on or off by the switch beside it)."""
 from __future__ import annotations
 
 from bonanza.core.settings import DEFAULT_RULESET, RULESETS, SEED_TEXT_MAX
@@ -24,14 +25,29 @@ class SoloSetupScene(Scene):
         self.ruleset = DEFAULT_RULESET
         self.button("ruleset", (440, 176, 400, 46), lambda: self.t(f"game.ruleset.{self.ruleset}"),
                     style="secondary", size=20)
+        # practice: undo allowed, on no board; hints as this switch says (the game's H too)
+        self.button("practice", (350, 606, 360, 48), lambda: self.t("practice.start"),
+                    style="secondary", size=20)
+        self.button("practice_hints", (720, 606, 210, 48), self._hints_label, style="secondary",
+                    size=18)
         # typing goes straight into the seed (the screen says "type a seed"); Enter starts
         # either way, with the typed seed or none
         self.focus_id = "seed"
         self.best = app.profile.best(self.ruleset, "solo")   # read on change: draw runs every frame
 
+    def _hints_label(self) -> str:
+        return self.t("game.hints_on" if self.app.profile.settings["show_hints"] else "game.hints_off")
+
     def on_press(self, id):
         if id == "start":
             self.app.switch("solo_game", seed_text=self.seed.value or None, ruleset=self.ruleset)
+        elif id == "practice":
+            self.app.switch("solo_game", seed_text=self.seed.value or None, ruleset=self.ruleset,
+                            mode="practice")
+        elif id == "practice_hints":
+            s = self.app.profile.settings
+            s["show_hints"] = not s["show_hints"]
+            self.app.profile.save()
         elif id == "ruleset":
             self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
             self.best = self.app.profile.best(self.ruleset, "solo")

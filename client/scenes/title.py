@@ -83,9 +83,9 @@ class TitleScene(Scene):
             self.app.show(self.t("title.continue_damaged"), "error", 6.0)
             self.on_resume()
             return
-        if saved.kind == "solo":
+        if saved.kind in ("solo", "practice"):
             run_ms = saved.extra.get("run_ms")
-            self.app.open("solo_game", match=saved.match,
+            self.app.open("solo_game", match=saved.match, mode=saved.kind,
                           resumed_ms=run_ms if isinstance(run_ms, int) and run_ms >= 0 else 0)
         else:
             self.app.open("pass_play_resume", saved)

@@ -33,7 +33,7 @@ from .opening import APP_NAME, ENV_VAR, open_database, resolve_dir
 from .queries import DEFAULT_NAME
 from .recording import Recording
 
-MODES = ("solo", "table", "daily")
+MODES = ("solo", "table", "daily", "practice")
 
 
 class Store(Recording):

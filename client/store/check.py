@@ -22,11 +22,9 @@ import re
 import sqlite3
 from datetime import date as _date
 
-from bonanza.core.verify import verify_bytes
-
 from . import schema
 from .files import game_file_name
-from .summary import summarize
+from .summary import summarize, verify_log
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -90,7 +88,7 @@ def _games(conn, profile_name, out) -> None:
             if damaged is not None:
                 conn.execute("UPDATE games SET damaged = NULL WHERE id = ?", (gid,))
             continue
-        verdict = verify_bytes(log) if log is not None else None
+        verdict = verify_log(log) if log is not None else None
         if verdict is None:
             reason = "its replay is missing"
         elif verdict.ok:

@@ -95,7 +95,7 @@ class Queries(Connection):
         """Every (ruleset, mode, category) with at least one sound game, in the order
         summary.CATEGORIES lists them (a board's games all share dice of one kind)."""
         rows = self._query("SELECT DISTINCT ruleset, mode, category FROM games "
-                           "WHERE damaged IS NULL AND category IS NOT NULL")
+                           "WHERE damaged IS NULL AND category IS NOT NULL AND mode != 'practice'")
         order = {c: i for i, c in enumerate(CATEGORIES)}
         boards = [(r[0], r[1], r[2]) for r in rows]
         return sorted(boards, key=lambda b: (order.get(b[2], len(order)), b[0], b[1]))
@@ -104,6 +104,8 @@ class Queries(Connection):
     def _where(ruleset: str | None, mode: str | None,
                category: str | None) -> tuple[list[str], list[str]]:
         conds, params = ["damaged IS NULL"], []
+        if not mode:      # every mode but practice, which counts in no statistics
+            conds.append("mode != 'practice'")
         for col, value in (("ruleset", ruleset), ("mode", mode), ("category", category)):
             if value:
                 conds.append(f"{col} = ?")

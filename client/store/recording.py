@@ -6,13 +6,12 @@ import hashlib
 from typing import Any
 
 from bonanza.core.settings import MAX_NAME
-from bonanza.core.verify import verify_bytes
 
 from . import kill_hook, schema
 from .files import GameFiles
 from .game_record import GAME_COLS, SEED_BEST_SQL, GameRecord, best_sql, game_record, iso_utc, utc_now_iso
 from .notices import DailyAlreadyPlayed
-from .summary import summarize
+from .summary import summarize, verify_log
 
 
 class Recording(GameFiles):
@@ -76,7 +75,7 @@ class Recording(GameFiles):
 
     def _record(self, log_bytes: bytes, played_at: Any, salvage: bool) -> GameRecord:
         data = bytes(log_bytes)
-        verdict = verify_bytes(data)
+        verdict = verify_log(data)
         if not verdict.ok:
             raise ValueError(f"the game does not verify: {verdict.detail}")
         played_at = iso_utc(played_at)
@@ -106,7 +105,8 @@ class Recording(GameFiles):
             else:
                 sql, _ = best_sql(s["category"])
                 prev = c.execute(sql, (s["ruleset"], s["mode"], s["category"])).fetchone()[0]
-            new_best = s["status"] == "finished" and (prev is None or s["score"] > prev)
+            new_best = (s["status"] == "finished" and s["mode"] != "practice"
+                        and (prev is None or s["score"] > prev))
             cur = c.execute(
                 "INSERT INTO games (mode, ruleset, name, score, duration_ms, seed, date, "
                 "upper_bonus, bonanzas, moves, new_best, previous_best, played_at, log_sha256, "

@@ -27,7 +27,6 @@ from typing import Any
 import msgpack
 
 from bonanza.core.log import MAGIC, MAX_LOG_BYTES
-from bonanza.core.verify import verify_bytes
 
 from . import kill_hook, schema
 from .check import valid_date
@@ -44,6 +43,7 @@ from .files import (
 from .game_record import utc_now_iso
 from .notices import Notice, StoreError, disk_full
 from .recording import Recording
+from .summary import verify_log
 
 MAX_ROW_ERRORS = 200
 SALVAGE_WAL_PAGES = 32      # the filling's -wal stays small (32 x 16 KiB): see space_needed
@@ -237,7 +237,7 @@ def scan_logs(data: bytes) -> list[bytes]:
             end = None
         if end is not None:
             candidate = data[pos:end]
-            if verify_bytes(candidate).ok:
+            if verify_log(candidate).ok:
                 found.append(candidate)
         pos = data.find(MAGIC, pos + 1)
     return found

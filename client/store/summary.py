@@ -6,9 +6,18 @@ always be rebuilt from the log it stores: migrations and salvage rely on it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bonanza.core.verify import Verdict, verify_bytes
+if TYPE_CHECKING:
+    from bonanza.core.verify import Verdict
+
+
+def verify_log(data: bytes) -> Verdict:
+    """``core.verify``'s verdict on a log.  The verifier (and the signing library under it)
+    is imported on the first log checked, not when the store opens: the title's first
+    frame opens the store and checks no log."""
+    from bonanza.core.verify import verify_bytes
+    return verify_bytes(data)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -44,6 +53,9 @@ def pick_seat(header: Mapping[str, Any], profile_name: str | None = None,
 # player typed and the public-dice daily each get a board of their own; a game whose
 # dice a relay dealt and signed ("relay") or a table game never shares one with them.
 CATEGORIES = ("random", "seeded", "daily", "relay", "table")
+# a practice game (undo allowed, or a past daily played again) is kept in the history
+# under this category and counts on no board, in no best and in no statistics
+PRACTICE = "practice"
 SELF_DEALT = ("random", "seeded", "daily")
 # A seat's end: played every box, or stopped (core.game.GIVE_UP_REASONS).
 STATUSES = ("finished", "gave_up", "left", "away")
@@ -62,7 +74,9 @@ def classify(header: Mapping[str, Any], moves: Iterable[Mapping[str, Any]],
     mode = header.get("mode")
     hmeta = _dict(header.get("meta"))
     dice = _dict(header.get("dice"))
-    if mode == "table":
+    if mode == "practice":         # never on a board: undo, or a past day's dice again
+        category = PRACTICE
+    elif mode == "table":
         category = "table"
     elif isinstance(header.get("signing"), dict):
         category = "relay"
@@ -127,5 +141,5 @@ def summarize(verdict: Verdict, profile_name: str | None = None,
 
 def summarize_bytes(data: bytes, profile_name: str | None = None) -> dict[str, Any] | None:
     """``summarize`` for raw log bytes; None when the log does not verify."""
-    verdict = verify_bytes(bytes(data))
+    verdict = verify_log(bytes(data))
     return summarize(verdict, profile_name) if verdict.ok else None
