@@ -16,6 +16,10 @@ RULESETS: tuple[str, ...] = tuple(_RULESETS)   # in the order menus show them
 DEFAULT_RULESET = "bonanza"
 DAILY_RULESET = "yacht"
 DAILY_TURN_SECONDS = 60     # the relay daily's clock, alone or at a daily table: one competition, one clock
+# At a daily table every seat's clock of round k+1 waits this long after round k is revealed:
+# the time each window takes to replay the others' turns of round k, which must not come
+# out of anybody's own turn (docs/fairness.md, "Rounds played at the same time").
+ROUND_REVEAL_SECONDS = 5
 
 TURN_SECONDS: tuple[int, ...] = (30, 45, 60, 90)
 DEFAULT_TURN_SECONDS = 60
@@ -37,6 +41,9 @@ BOT_SPEEDS: dict[str, float] = {"fast": 0.25, "normal": 0.6, "slow": 1.2}
 DEFAULT_BOT_SPEED = "normal"
 
 MIN_SEATS_TABLE = 2
+# How long after a table's end its players may ask to play again (the relay refuses a new
+# table after it; the results count it down on the Play again button).
+REMATCH_SECONDS = 120
 MAX_NAME = 24                   # characters in a player's name, after spaces are collapsed
 
 DEFAULT_PORT = 7468             # a relay's TCP port when none is given

@@ -24,6 +24,7 @@ from bonanza.core.settings import (
     DEFAULT_RULESET,
     MAX_NAME,
     MIN_SEATS_TABLE,
+    REMATCH_SECONDS,
     RULESETS,
     TURN_SECONDS,
     SettingError,
@@ -497,8 +498,6 @@ def ranked_info(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
 
 
 # ---------------------------------------------------------------- rematch
-REMATCH_SECONDS = 120.0     # how long the players of a finished game may take the offer
-
 
 def rematch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """Play again: the first player of a finished table to ask opens a new table with the

@@ -275,7 +275,11 @@ def test_a_watcher_sees_watching_no_hints_and_the_winner_not_a_score(app, artifa
     widgets.FIT_REPORT.clear()
     app.draw()
     shown = [text for text, *_ in widgets.FIT_REPORT]
-    assert "Winner" in shown and "Score" not in shown
+    banner = (res.t("results.shared_win") if len(res.winners()) > 1
+              else res.t("results.winner_name", name=res.winners()[0].name))
+    assert banner in shown and "Score" not in shown and res.place_line() is None
+    # every final sheet: each seat's total under its name
+    assert all(str(sh.total(res.state.ruleset)) in shown for sh in res.state.sheets)
     app.screenshot(artifacts / "watching_results.png")
 
 

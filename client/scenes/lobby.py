@@ -6,8 +6,6 @@ code.  Empty seats are played by bots, always marked as bots.
 """
 from __future__ import annotations
 
-import pygame
-
 from bonanza.core.game import MAX_SEATS
 from bonanza.core.settings import (
     BOT_LEVEL_AVERAGES,
@@ -192,14 +190,9 @@ class HostSetupScene(_Options):
             draw_text(surface, self.t(key), L.rect((180, y, 440, 50)), L.font_px(22), theme.TEXT_ON_FELT, bold=True)
         draw_text(surface, self.bot_level_text(), L.rect((180, 402, 920, 30)), L.font_px(18),
                   theme.TEXT_ON_FELT, align="center")
-        draw_text(surface, self.t("lobby.bots_fill"), L.rect((180, 430, 920, 30)), L.font_px(17),
+        # what becomes of the seats nobody takes: said, not a chip that looks pressable
+        draw_text(surface, self.t("lobby.bots_fill"), L.rect((180, 434, 920, 30)), L.font_px(17),
                   theme.TEXT_ON_FELT_SOFT, align="center")
-        # the seats as they will be: you, then bots or joining players
-        for i in range(self.seats):
-            r = L.rect((640 - self.seats * 70 + i * 140 + 10, 462, 120, 44))
-            pygame.draw.rect(surface, theme.FELT_DARK, r, border_radius=L.px(10))
-            label = self.t("lobby.host") if i == 0 else self.t("lobby.seat", n=i + 1)
-            draw_text(surface, label, r.inflate(-L.px(10), 0), L.font_px(17), theme.TEXT_ON_FELT, align="center")
 
 
 class JoinScene(_Options):
@@ -241,9 +234,10 @@ class JoinScene(_Options):
         f = self.found[i]
         game = (self.t("daily.title") if f.daily
                 else self.t("lobby.ruleset." + f.ruleset) if f.ruleset in RULESETS else f.ruleset)
-        text = self.t("lobby.found_row", host=f.host, taken=f.taken, seats=f.seats, ruleset=game,
+        if f.started:    # its empty seats went to bots: no "2/4", and only a watcher gets in
+            return self.t("lobby.found_watch_row", host=f.host, ruleset=game)
+        return self.t("lobby.found_row", host=f.host, taken=f.taken, seats=f.seats, ruleset=game,
                       seconds=f.turn_seconds or "–")
-        return text + (" · " + self.t("lobby.found_playing") if f.started else "")
 
     def visible(self, w) -> bool:
         if w.id.startswith("found"):
@@ -259,13 +253,14 @@ class JoinScene(_Options):
             self.search = Search()
 
     def pick(self, i: int) -> None:
-        """A found table: its address, port and code go into the form, then join."""
+        """A found table: join it (watch it once started) at its own address and port.
+        The typed form is left as it was: a found relay's port is one the system picked
+        for that game, and would be wrong for the next table typed in by hand."""
         f = self.found[i]
-        self.address.value, self.port.value, self.code.value = f.address, str(f.port), f.code
         if f.started:                       # a game being played: watch it
             self.watch(f)
-        elif self.button_enabled("join"):
-            self.go()
+        elif self.typed_name():
+            self.join(f.address, f.port, f.code, typed=False)
         else:
             self.focus_id = "name"          # the one thing missing: a name
 
@@ -313,14 +308,18 @@ class JoinScene(_Options):
             self.move_focus(1)
 
     def go(self):
-        from bonanza.client.relay_client import RelayConnection
         host = self.address.value.strip() or "127.0.0.1"
         port = port_number(self.port.value)
-        if port is None:
-            return
+        if port is not None:
+            self.join(host, port, self.code.value.strip().upper(), typed=True)
+
+    def join(self, host: str, port: int, code: str, typed: bool) -> None:
+        """Sit down at ``code``; a typed address and port are kept for the next time."""
+        from bonanza.client.relay_client import RelayConnection
         name = self.typed_name()
-        code = self.code.value.strip().upper()
-        self.app.profile.remember("last_join", {"address": host, "port": port, "code": code}, name)
+        last = self.app.profile.settings["last_join"] if not typed else {
+            "address": host, "port": port, "code": code}
+        self.app.profile.remember("last_join", last, name)
         seat = self.app.profile.running_tables().get(code)
         if seat is not None and (seat["host"], seat["port"]) == (host, port):
             # a table this player holds a seat at: take the seat back rather than join
@@ -545,9 +544,9 @@ class LobbyScene(Scene):
                       align="center")
         seats = self.seats_view()
         if len(seats) == 2:
-            tbl = L.rect((340, 220, 600, 370))
+            tbl = L.rect((340, 220, 600, 318))     # clear of the waiting line below
             surface.blit(sprites.wood(tbl.size, L.px(90)), tbl)
-            spots = [(390, 345), (650, 345)]
+            spots = [(390, 324), (650, 324)]
         else:
             spots = [(130 + i * (1020 / len(seats)), 290) for i in range(len(seats))]
         w = 240 if len(seats) == 2 else min(240, 1020 / len(seats) - 20)
@@ -569,7 +568,7 @@ class LobbyScene(Scene):
                 status = "connected" if connected else "disconnected"
             marks.status_mark(surface, status, L.point(x + 22, y + 88), L.px(6))
             draw_text(surface, tag, L.rect((x + 34, y + 74, w - 46, 28)), L.font_px(17), theme.INK_SOFT)
-        if not self.is_host():
-            draw_text(surface, self.t("lobby.waiting_host"), L.rect((140, 574, 1000, 34)), L.font_px(20),
+        if not self.is_host():     # above the relay key's line (590), never on it
+            draw_text(surface, self.t("lobby.waiting_host"), L.rect((140, 548, 1000, 34)), L.font_px(20),
                       theme.TEXT_ON_FELT_SOFT, align="center")
         self.draw_widgets(surface)

@@ -22,6 +22,10 @@ class ReplayScene(Scene):
         self.states = list(verdict.states)
         self.records = list(verdict.log.records) if verdict.log else []
         self.index = len(self.states) - 1
+        from bonanza.core.splits import splits
+        # a one-seat run's turn times from the log's stamps: the same as the live panel's
+        self.turn_splits = (splits(verdict.log) if verdict.log is not None and self.states
+                            and len(self.states[0].setup.seats) == 1 else None)
         n = len(self.states[0].setup.seats) if self.states else 1
         w = 440 if n == 1 else (300 + 110 * n if n < 4 else 680)
         self.sheet_view = SheetView((24, 16, w, 688), 290 if n == 1 else 230,
@@ -29,12 +33,16 @@ class ReplayScene(Scene):
         self.cx = (24 + w + 1256) / 2 + 6
         self.dice_view = DiceView((self.cx, 250), die=80, gap=14)
         cx = self.cx
-        self.button("first", (cx - 312, 420, 152, 50), lambda: self.t("verify.first"), style="secondary", size=18)
-        self.button("prev", (cx - 154, 420, 152, 50), lambda: self.t("verify.step_back"), style="secondary",
-                    size=18)
-        self.button("next", (cx + 2, 420, 152, 50), lambda: self.t("verify.step_forward"), style="secondary",
-                    size=18)
-        self.button("last", (cx + 160, 420, 152, 50), lambda: self.t("verify.last"), style="secondary", size=18)
+        # the four steps share the column right of the sheet: at 3-4 seats the sheet is
+        # wide, and a button over its last column would hide the very scores being replayed
+        left, gap = 24 + w + 12, 6
+        self.half = min(300.0, cx - left, 1268 - cx)     # the column's lines and panels
+        bw = min(152.0, (1268 - left - 3 * gap) / 4)
+        x0 = left + (1268 - left - (4 * bw + 3 * gap)) / 2
+        for i, (id, key) in enumerate((("first", "verify.first"), ("prev", "verify.step_back"),
+                                       ("next", "verify.step_forward"), ("last", "verify.last"))):
+            self.button(id, (x0 + i * (bw + gap), 420, bw, 50), lambda k=key: self.t(k),
+                        style="secondary", size=18)
         self.button("analysis", (cx - 250, 620, 240, 50), lambda: self.t("analysis.open"), style="secondary")
         self.button("back", (cx + 10, 620, 240, 50), lambda: self.t("common.back"), style="secondary")
         # a visible focus on an enabled button: Enter at the last move steps back one
@@ -128,6 +136,19 @@ class ReplayScene(Scene):
         auto = f" ({self.t('verify.auto_move')})" if move.get("auto") else ""
         return f"{name} · {what}{auto}"
 
+    def split_line(self) -> str | None:
+        """The split of the last turn ended at this move, and the run's time then."""
+        if not self.turn_splits or self.index == 0:
+            return None
+        done = sum(1 for r in self.records[:self.index] if r.get("move", {}).get("type") == "write")
+        if done == 0 or done > len(self.turn_splits):
+            return None
+        from .. import lang
+        from ..i18n import format_duration
+        from ..splits_view import short_time
+        return self.t("replay.split", n=done, split=short_time(self.turn_splits[done - 1]),
+                      time=format_duration(sum(self.turn_splits[:done]), lang.current(), 2))
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)
@@ -140,29 +161,33 @@ class ReplayScene(Scene):
         active = st.active if st.active is not None else None
         self.sheet_view.draw(surface, L, st, active_col=active, previews={}, selection=None, pending=None,
                              seat_labels=[s.name for s in st.setup.seats], show_selection=False)
-        cx = self.cx
-        draw_text(surface, self.t("verify.title"), L.rect((cx - 300, 20, 600, 48)), L.font_px(30),
+        cx, h = self.cx, self.half
+        draw_text(surface, self.t("verify.title"), L.rect((cx - h, 20, 2 * h, 48)), L.font_px(30),
                   theme.TEXT_ON_FELT, bold=True, align="center", shadow=True)
         if self.path:
-            draw_text(surface, self.t("verify.file", path=self.path), L.rect((cx - 300, 70, 600, 26)),
+            draw_text(surface, self.t("verify.file", path=self.path), L.rect((cx - h, 70, 2 * h, 26)),
                       L.font_px(15), theme.TEXT_ON_FELT_SOFT, align="center")
         total = len(self.states) - 1
-        draw_text(surface, self.t("verify.move_n", n=self.index, total=total), L.rect((cx - 300, 110, 600, 40)),
+        draw_text(surface, self.t("verify.move_n", n=self.index, total=total), L.rect((cx - h, 110, 2 * h, 40)),
                   L.font_px(26), theme.GOLD, bold=True, align="center")
-        draw_text(surface, self.describe(self.index), L.rect((cx - 300, 154, 600, 34)), L.font_px(20),
+        draw_text(surface, self.describe(self.index), L.rect((cx - h, 154, 2 * h, 34)), L.font_px(20),
                   theme.TEXT_ON_FELT, align="center")
         self.dice_view.draw(surface, L, self.app.now, dice, self.held(self.index))
         if self.note is not None and self.note[0] == self.index:
-            draw_text(surface, self.note[1], L.rect((cx - 300, 302, 600, 40)), L.font_px(19), theme.GOLD,
+            draw_text(surface, self.note[1], L.rect((cx - h, 302, 2 * h, 40)), L.font_px(19), theme.GOLD,
                       bold=True, align="center", shadow=True)
         # progress through the game
-        bar = L.rect((cx - 300, 360, 600, 10))
+        bar = L.rect((cx - h, 360, 2 * h, 10))
         pygame.draw.rect(surface, theme.PROGRESS_BG, bar, border_radius=bar.h // 2)
         if total:
             pygame.draw.rect(surface, theme.GOLD, (bar.x, bar.y, int(bar.w * self.index / total), bar.h),
                              border_radius=bar.h // 2)
+        split = self.split_line()
+        if split:
+            draw_text(surface, split, L.rect((cx - 300, 376, 600, 34)), L.font_px(19),
+                      theme.TEXT_ON_FELT, align="center")
         v = self.verdict
-        box = L.rect((cx - 300, 496, 600, 100))
+        box = L.rect((cx - h, 496, 2 * h, 100))
         shadowed_panel(surface, box, theme.FELT_DARK, L.px(12), L.px(4))
         signed = signed_text(self.t, v)
         inner = box.inflate(-L.px(24), -L.px(12))

@@ -2,17 +2,19 @@
 revealed seed with the verification verdict, play again."""
 from __future__ import annotations
 
+import math
 import os
 
 import pygame
 
 from bonanza.core.game import standings
+from bonanza.core.settings import REMATCH_SECONDS
 from bonanza.core.verify import verify_bytes
 
 from .. import fonts, theme
 from ..sheet_view import draw_scratch, ease_out
 from ..texts import box_key, format_time, verdict_text
-from ..widgets import Celebration, draw_text, shadowed_panel
+from ..widgets import Celebration, draw_text, ellipsize, shadowed_panel
 from .base import Scene
 
 
@@ -64,15 +66,71 @@ class ResultsScene(Scene):
         self._personal_best = None if mode in ("table", "practice") else app.profile.best(
             state.ruleset.name, mode, category,
             getattr(record, "seed_text", None) if category == "seeded" else None)
-        self.button("again", (148, 628, 232, 56), lambda: self.t("results.play_again"), size=22)
+        self.button("again", (148, 628, 232, 56), self.again_label, size=22)
         self.button("verify", (396, 628, 232, 56), lambda: self.t("results.verify"), style="secondary", size=20)
         self.button("analysis", (644, 628, 232, 56), lambda: self.t("analysis.open"), style="secondary", size=20)
         self.button("menu", (892, 628, 232, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
         self.focus_id = "again" if mode != "daily" and mode != "table" else "verify"
         self._par: int | None = None       # a past daily practised: its par, once computed
+        self.run = self._run_facts()
+        # the right card: the run's splits or its sheet (the splits first for a player who
+        # keeps the splits panel on)
+        self.show_splits = self.run is not None and bool(app.profile.settings["show_splits"])
+        self.button("card_view", (1030, 106, 170, 38),
+                    lambda: self.t("results.show_sheet" if self.show_splits else "results.show_splits"),
+                    style="secondary", size=17)
         self.count_seconds = 1.0 if app.profile.animation_seconds > 0 else 0.0   # the score counts up
+        # a table's players may play again for REMATCH_SECONDS after its end (the relay's
+        # rule), and an offer says how long it stands: the Play again button counts it down
+        self.again_until = app.now + REMATCH_SECONDS if mode == "table" and conn is not None else None
         self.shown_at = None
         self.celebration = None
+
+    def _run_facts(self) -> dict | None:
+        """A one-seat run's category and splits from its log, beside the comparison of its
+        category before it and the gold splits with it (None: not a one-seat run)."""
+        v = self.verdict
+        if v is None or not v.ok or v.log is None or v.log.end is None or len(self.standings) != 1:
+            return None
+        from bonanza.core.splits import splits
+        from bonanza.core.verify import category
+        cat = category(v.log.header, dict(v.log.end.get("meta") or {}))
+        turns = splits(v.log)
+        facts: dict = {"category": cat, "splits": turns, "before": None, "gold": None}
+        store = self.app.profile.store
+        rec = self.record
+        if turns is None or store is None or rec is None or getattr(rec, "category", None) not in (
+                "random", "seeded", "daily"):
+            return facts
+        from ..store.runs import category_runs, comparison
+        try:
+            runs = category_runs(store, self.state.ruleset.name, rec.category,
+                                 rec.seed_text if rec.category == "seeded" else None,
+                                 ("daily",) if rec.category == "daily" else ("solo",))
+        except Exception:
+            return facts
+        hints = cat["hints"] if cat["hints"] is not None else False
+        anim = cat["animation"] or "animated"
+        total = len(self.state.ruleset.sheet)
+        facts["before"] = comparison(runs, hints, anim, total, leave_out=rec.id)
+        facts["gold"] = comparison(runs, hints, anim, total).gold
+        return facts
+
+    def category_line(self) -> str | None:
+        """The run's category in words (a one-seat run), a local one labelled self-dealt."""
+        if self.run is None:
+            return None
+        from ..categories import label_of
+        line = label_of(self.t, self.run["category"])
+        if getattr(self.record, "self_dealt", False):
+            line += " · " + self.t("records.self_dealt")
+        return line
+
+    def timed(self) -> bool:
+        """Whether this run counts for a timed best (finished, not resumed, stamped)."""
+        run = self.run
+        return (run is not None and run["splits"] is not None and not run["category"]["resumed"]
+                and not self.gave_up())
 
     def on_enter(self):
         self.shown_at = self.app.now
@@ -96,8 +154,23 @@ class ResultsScene(Scene):
                     self.app.show(self.t("results.rematch_offer", name=msg.get("by", "?")),
                                   "info", 8.0)
                     self.focus_id = "again"
+                    seconds = msg.get("seconds")
+                    if isinstance(seconds, (int, float)) and 0 < seconds <= REMATCH_SECONDS:
+                        self.again_until = self.app.now + float(seconds)
         if self.celebration is not None and self.app.now - self.celebration.start >= Celebration.DURATION:
             self.celebration = None
+
+    def again_left(self) -> int | None:
+        """Whole seconds left to play again at a table (None: no such limit here)."""
+        if self.again_until is None:
+            return None
+        return max(0, math.ceil(self.again_until - self.app.now))
+
+    def again_label(self) -> str:
+        left = self.again_left()
+        if not left:
+            return self.t("results.play_again")
+        return self.t("results.play_again_left", time=f"{left // 60}:{left % 60:02d}")
 
     def animating(self) -> bool:
         now = self.app.now
@@ -172,8 +245,9 @@ class ResultsScene(Scene):
         rs = st.ruleset
         draw_text(surface, self.t("results.sheet"), L.rect((650, 110, 330, 40)), L.font_px(24),
                   theme.INK, bold=True)
-        draw_text(surface, self.t(f"game.ruleset.{rs.name}"), L.rect((980, 110, 210, 40)), L.font_px(18),
-                  theme.INK_SOFT, align="right")
+        if self.run is None:        # else the button to the splits is there
+            draw_text(surface, self.t(f"game.ruleset.{rs.name}"), L.rect((980, 110, 210, 40)),
+                      L.font_px(18), theme.INK_SOFT, align="right")
         bonus = sheet.upper_bonus(rs)
         left = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.upper]
         left += [(self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
@@ -199,12 +273,25 @@ class ResultsScene(Scene):
                 elif value is not None:
                     draw_text(surface, str(value), cell, L.font_px(20), theme.INK, bold=True, align="right")
 
+    def toast_clear(self, layout) -> list:
+        """The buttons and the verdict with the saved file's line: an offer to play again
+        or a notice never covers whether the game verified."""
+        return super().toast_clear(layout) + [layout.rect((84, 524, 1112, 72))]
+
+    def visible(self, w) -> bool:
+        if w.id == "card_view":
+            return self.run is not None and not self.spectator
+        return super().visible(w)
+
     def button_enabled(self, id):
+        if id == "card_view":
+            return self.run is not None and self.run["splits"] is not None or self.show_splits
         if id == "again":
             if self.again_scene is not None:
                 return True
             if self.mode == "table":
-                return self.conn is not None and self.conn.status == "connected"
+                return (self.conn is not None and self.conn.status == "connected"
+                        and self.again_left() != 0)
             return self.mode in ("solo", "practice")
         if id == "verify":
             return self.verdict is not None and bool(self.verdict.states)
@@ -224,6 +311,8 @@ class ResultsScene(Scene):
             self.practice_again()
         elif id == "again":
             self.app.switch("solo_game", seed_text=self.seed_text)
+        elif id == "card_view":
+            self.show_splits = not self.show_splits
         elif id == "verify":
             self.app.open("replay", self.verdict, path=None)
         elif id == "analysis":
@@ -269,31 +358,29 @@ class ResultsScene(Scene):
         """This window's seat gave up (or left) before the end."""
         return any(s.seat == self.my_seat and s.gave_up for s in self.standings)
 
+    def toast_area(self, layout):
+        """Over the title: below, the Verified line and the saved file sit above the buttons."""
+        return layout.rect((84, 6, 1112, 84))
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)
         self.draw_title(surface, self.t("results.title"), y=18)
+        if len(self.standings) > 1:
+            self.draw_table_results(surface)
+            self.draw_fairness(surface)
+            self.draw_widgets(surface)
+            return
         st = self.state
         me = st.sheets[self.my_seat].total(st.ruleset)
         # left card: the player's score, time and best
         card = L.rect((60, 96, 520, 330))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
-        if self.spectator:
-            self.draw_winner(surface)
-            self.draw_standings_card(surface)
-            self.draw_fairness(surface)
-            self.draw_widgets(surface)
-            return
         draw_text(surface, self.t("game.score"), L.rect((90, 112, 460, 36)), L.font_px(22), theme.INK_SOFT,
                   align="center")
         draw_text(surface, str(self.counted(me)), L.rect((90, 146, 460, 100)), L.font_px(86), theme.INK,
                   bold=True, align="center")
         y = 252
-        place = self.place_line()
-        if place:
-            draw_text(surface, place, L.rect((90, y, 460, 36)), L.font_px(24), theme.INK, bold=True,
-                      align="center")
-            y += 42
         if self.gave_up():
             # a run that was not finished has no run time worth showing
             draw_text(surface, self.t("results.given_up"), L.rect((90, y, 460, 36)), L.font_px(24),
@@ -316,28 +403,66 @@ class ResultsScene(Scene):
             seeded = getattr(self.record, "category", None) == "seeded"
             draw_text(surface, self.t("game.seed_best" if seeded else "game.personal_best", score=best),
                       L.rect((90, y, 460, 36)), L.font_px(22), theme.INK_SOFT, align="center")
-        board = self.board_line()
+        category = self.category_line()
+        if category:        # which runs this one compares with, named above both cards
+            draw_text(surface, category, L.rect((60, 68, 1160, 26)), L.font_px(18),
+                      theme.TEXT_ON_FELT_SOFT, align="center", min_px=theme.MIN_READABLE_PX)
+        board = None if category else self.board_line()
         if board:
             draw_text(surface, board, L.rect((90, 384, 460, 30)), L.font_px(18), theme.INK_SOFT,
                       align="center")
-        self.draw_standings_card(surface)
+        shadowed_panel(surface, L.rect((620, 96, 600, 330)), theme.PAPER, L.px(16), L.px(6))
+        if self.show_splits and self.run is not None:
+            self.draw_splits(surface)
+        else:
+            self.draw_sheet_summary(surface)
         self.draw_fairness(surface)
         self.draw_widgets(surface)
         if self.celebration is not None:
             self.celebration.draw(surface, L, self.app.now)
 
-    def draw_standings_card(self, surface) -> None:
-        """The right card: a solo game's whole sheet, else the standings."""
+    def split_rows(self):
+        """The run's splits beside the fastest earlier run of its category, gold turns
+        marked (none when the run is not timed: a resumed run compares with nothing)."""
+        from ..splits_view import split_rows
+        run = self.run or {}
+        turns = run.get("splits") or []
+        before = run.get("before")
+        total = len(self.state.ruleset.sheet)
+        if not self.timed() or before is None:
+            return split_rows(turns, total, None, mark_gold=False)
+        return split_rows(turns, total, before.best, before.gold)
+
+    def sum_of_best_line(self) -> str:
+        from ..splits_view import GOLD_MARK, short_time
+        run = self.run or {}
+        if run.get("splits") is None:
+            return self.t("results.no_splits")
+        if not self.timed():
+            return self.t("results.splits_not_timed")
+        gold = run.get("gold")
+        if not gold:
+            return ""
+        return self.t("results.sum_of_best", time=short_time(sum(gold)), mark=GOLD_MARK)
+
+    def draw_splits(self, surface) -> None:
+        """The right card of a one-seat run: each turn's time, the gap to the fastest earlier
+        run of its category (sign, shape and colour), gold turns starred; the sum of best."""
+        from ..splits_view import draw_split_rows
         L = self.layout
-        shadowed_panel(surface, L.rect((620, 96, 600, 330)), theme.PAPER, L.px(16), L.px(6))
-        if len(self.standings) == 1:
-            self.draw_sheet_summary(surface)
-        else:
-            self.draw_standings(surface)
+        draw_text(surface, self.t("results.splits"), L.rect((650, 110, 370, 40)), L.font_px(24),
+                  theme.INK, bold=True)
+        rows = self.split_rows()
+        per_col = (len(rows) + 1) // 2
+        row_h = 30 if per_col <= 7 else 27         # a Yatzy run's 15 turns in the same card
+        draw_split_rows(surface, L, (644, 154, 552, row_h * per_col), rows, row_h, 18, on_paper=True)
+        draw_text(surface, self.sum_of_best_line(), L.rect((650, 390, 540, 30)), L.font_px(17),
+                  theme.INK_SOFT, align="center", min_px=theme.MIN_READABLE_PX)
 
     def place_line(self) -> str | None:
-        """At a table: where this window's seat came ("Place 2 of 4", or that it won)."""
-        if len(self.standings) < 2 or self.gave_up():
+        """At a table: where this window's seat came ("Place 2 of 4", or that it won);
+        nothing for a watcher or a window passed around, which have no seat of their own."""
+        if len(self.standings) < 2 or self.gave_up() or self.spectator:
             return None
         mine = next((s for s in self.standings if s.seat == self.my_seat), None)
         if mine is None:
@@ -347,42 +472,128 @@ class ResultsScene(Scene):
             return self.t("results.shared_win" if shared else "results.you_won")
         return self.t("results.your_place", place=mine.place, n=len(self.standings))
 
-    def draw_winner(self, surface) -> None:
-        """The left card of a viewer without a seat: the winner (or a shared win) and the score."""
+    def winners(self) -> list:
+        return [s for s in self.standings if s.place == 1 and s.gave_up is None] or self.standings[:1]
+
+    # ---------------------------------------------------------- a table's end
+    # Left (x 60-420): the winner's banner, this seat's place, the standings.  Right
+    # (x 436-1220): every final sheet, upper boxes beside lower ones, so nobody asks
+    # "how did they get 250?" and nothing is one seat's score shown as the viewer's.
+    LEFT_W = 360
+
+    def draw_table_results(self, surface) -> None:
         L = self.layout
-        first = [s for s in self.standings if s.place == 1 and s.gave_up is None] or self.standings[:1]
-        draw_text(surface, self.t("results.winner"), L.rect((90, 112, 460, 36)), L.font_px(22),
-                  theme.INK_SOFT, align="center")
+        left = L.rect((60, 96, self.LEFT_W, 330))
+        shadowed_panel(surface, left, theme.PAPER, L.px(16), L.px(6))
+        first = self.winners()
+        banner = L.rect((60, 96, self.LEFT_W, 96))
+        pygame.draw.rect(surface, theme.GOLD, banner, border_top_left_radius=L.px(16),
+                         border_top_right_radius=L.px(16))
         title = (self.t("results.shared_win") if len(first) > 1
                  else self.t("results.winner_name", name=first[0].name))
-        draw_text(surface, title, L.rect((90, 150, 460, 60)), L.font_px(40), theme.INK, bold=True,
-                  align="center")
-        draw_text(surface, str(self.counted(first[0].total)), L.rect((90, 216, 460, 100)),
-                  L.font_px(86), theme.INK, bold=True, align="center")
-        if len(first) > 1:
-            draw_text(surface, " · ".join(s.name for s in first), L.rect((90, 320, 460, 36)),
-                      L.font_px(22), theme.INK_SOFT, align="center")
+        draw_text(surface, title, L.rect((76, 104, self.LEFT_W - 32, 44)), L.font_px(30), theme.INK,
+                  bold=True, align="center")
+        who = " · ".join(s.name for s in first) + " · " if len(first) > 1 else ""
+        draw_text(surface, who + self.t("results.points", points=self.counted(first[0].total)),
+                  L.rect((76, 148, self.LEFT_W - 32, 34)), L.font_px(22), theme.INK, align="center")
+        y = 202
+        place = self.place_line()
+        if place:
+            draw_text(surface, place, L.rect((76, y, self.LEFT_W - 32, 34)), L.font_px(24), theme.INK,
+                      bold=True, align="center")
+            y += 40
+        self.draw_standings(surface, y)
+        right = L.rect((436, 96, 784, 330))
+        shadowed_panel(surface, right, theme.PAPER, L.px(16), L.px(6))
+        self.draw_final_sheets(surface)
 
-    def draw_standings(self, surface) -> None:
+    def draw_standings(self, surface, top: float) -> None:
+        """Place, name (in its seat's colour, as on the sheets) and total, one row a seat."""
         L = self.layout
-        draw_text(surface, self.t("results.standings"), L.rect((650, 110, 540, 40)), L.font_px(24),
-                  theme.INK, bold=True)
         places = [s.place for s in self.standings]
-        for i, s in enumerate(self.standings[:4]):
-            yy = 160 + i * 62
+        row = min(40.0, (416 - top) / max(1, len(self.standings)))
+        for i, s in enumerate(self.standings):
+            yy = top + i * row
             shared = places.count(s.place) > 1 and s.gave_up is None
             color = theme.GOLD if s.place == 1 and s.gave_up is None else theme.INK_SOFT
-            draw_text(surface, self.tn("results.place_n", s.place), L.rect((650, yy, 60, 50)), L.font_px(30),
-                      color, bold=True)
+            draw_text(surface, self.tn("results.place_n", s.place), L.rect((80, yy, 48, row)),
+                      L.font_px(24), color, bold=True)
+            pygame.draw.rect(surface, theme.SEAT_COLORS[s.seat % len(theme.SEAT_COLORS)],
+                             L.rect((130, yy + row / 2 - 6, 12, 12)), border_radius=L.px(3))
             name = s.name + ("" if not shared else f" ({self.t('results.shared_place')})")
             if s.gave_up:
-                draw_text(surface, name, L.rect((716, yy, 330, 30)), L.font_px(22), theme.INK, bold=True)
-                draw_text(surface, self.t({"left": "table.left", "away": "table.away"}.get(s.gave_up, "table.gave_up")),
-                          L.rect((716, yy + 28, 330, 24)), L.font_px(16), theme.BAD)
-            else:   # on the line of the place and the total
-                draw_text(surface, name, L.rect((716, yy, 330, 50)), L.font_px(22), theme.INK, bold=True)
-            draw_text(surface, str(self.counted(s.total)), L.rect((1050, yy, 140, 50)), L.font_px(30),
+                why = self.t({"left": "table.left", "away": "table.away"}.get(s.gave_up, "table.gave_up"))
+                name += f" ({why})"
+            r = L.rect((150, yy, 178, row))
+            draw_text(surface, self.fitted(name, r, 19, True), r, L.font_px(19),
+                      theme.BAD if s.gave_up else theme.INK, bold=True)
+            draw_text(surface, str(self.counted(s.total)), L.rect((330, yy, 72, row)), L.font_px(24),
                       theme.INK, bold=True, align="right")
+
+    def sheet_rows(self) -> tuple[list, list]:
+        """The two halves of every sheet: (label, [value per seat]); a value is a box's
+        points (None empty, 0 scratched) or a sum as text."""
+        st = self.state
+        rs = st.ruleset
+        sheets = st.sheets
+        upper = [(self.t(f"box.{b}"), [sh.get(b) for sh in sheets]) for b in rs.layout.upper]
+        upper.append((self.t("game.upper_subtotal"), [str(sh.upper_sum) for sh in sheets]))
+        upper.append((self.t("game.upper_bonus"),
+                      [str(sh.upper_bonus(rs)) if sh.upper_bonus(rs) else "–" for sh in sheets]))
+        lower = [(self.t(box_key(b, rs)), [sh.get(b) for sh in sheets]) for b in rs.layout.lower]
+        if rs.joker:
+            lower.append((self.t("game.joker_bonus"),
+                          [str(sh.extra_bonus) if sh.extra_bonus else "–" for sh in sheets]))
+        lower.append((self.t("game.total"), [str(sh.total(rs)) for sh in sheets]))
+        return upper, lower
+
+    def fitted(self, text: str, rect, design_px: int, bold: bool = False) -> str:
+        """``text`` as it fits ``rect``: shrunk down to a readable size, then cut with "…"."""
+        L = self.layout
+        small = max(theme.MIN_READABLE_PX, L.font_px(min(design_px, 14)))
+        if fonts.fit_size(text, L.font_px(design_px), rect.w, bold, small) <= small:
+            return ellipsize(text, small, rect.w, bold)
+        return text
+
+    def draw_final_sheets(self, surface) -> None:
+        L = self.layout
+        names = [s.name for s in self.state.setup.seats]
+        n = len(names)
+        winners = {s.seat for s in self.winners()}
+        upper, lower = self.sheet_rows()
+        rows = max(len(upper), len(lower)) + 1          # and the names
+        row_h = min(30.0, 306 / rows)
+        label_w, half_w = 150, 374
+        col_w = (half_w - label_w) / n
+        for x, half in ((448, upper), (448 + half_w + 12, lower)):
+            y = 108.0
+            if not self.spectator:      # this window's own column, tinted as at the table
+                pygame.draw.rect(surface, theme.ACTIVE_COL,
+                                 L.rect((x + label_w + self.my_seat * col_w, y, col_w,
+                                         (len(half) + 1) * row_h)))
+            for c, name in enumerate(names):      # the names, in their seats' colours
+                cx = x + label_w + c * col_w
+                r = L.rect((cx + 2, y, col_w - 4, row_h - 4))
+                draw_text(surface, self.fitted(name, r, 15, c in winners), r, L.font_px(15),
+                          theme.INK, bold=c in winners, align="center")
+                pygame.draw.rect(surface, theme.SEAT_COLORS[c % len(theme.SEAT_COLORS)],
+                                 L.rect((cx + 6, y + row_h - 5, col_w - 12, 4)))
+            for i, (label, values) in enumerate(half):
+                y = 108 + (i + 1) * row_h
+                summed = isinstance(values[0], str)
+                pygame.draw.line(surface, theme.PAPER_LINE, L.point(x, y), L.point(x + half_w, y), 1)
+                if summed:      # the sums on a shaded band, as on the game's sheet
+                    pygame.draw.rect(surface, theme.PAPER_SHADE, L.rect((x, y + 1, half_w, row_h - 1)))
+                r = L.rect((x + 4, y, label_w - 8, row_h))
+                draw_text(surface, self.fitted(label, r, 16, summed), r, L.font_px(16), theme.INK,
+                          bold=summed)
+                for c, value in enumerate(values):
+                    cell = L.rect((x + label_w + c * col_w + 4, y + 3, col_w - 8, row_h - 6))
+                    if value == 0:
+                        draw_scratch(surface, cell, L)
+                    elif value is not None:
+                        draw_text(surface, str(value), cell, L.font_px(17), theme.INK, bold=True,
+                                  align="center")
 
     def draw_sealed(self, surface) -> None:
         """A daily table's end: no seed and no log yet, and why — not a failed check."""

@@ -1,0 +1,223 @@
+"""A table screen that tells the whole story (issue 26, point 6): what players at real tables
+met, each checked where a player meets it — the joiner's lobby, the join and host forms, the
+results of a table, the replay at four seats, Records, and where messages land."""
+from __future__ import annotations
+
+import pygame
+
+from tests.pilot import FRAME, click
+
+
+def drawn_texts(monkeypatch, module) -> list:
+    """Every (text, window rect) ``module`` draws from now on."""
+    from bonanza.client import widgets
+    seen: list = []
+
+    def record(surface, text, rect, *a, **kw):
+        out = widgets.draw_text(surface, text, rect, *a, **kw)
+        seen.append((text, out))
+        return out
+    monkeypatch.setattr(module, "draw_text", record)
+    return seen
+
+
+def finished_table(seats: int = 3, ruleset: str = "bonanza"):
+    from bonanza.core.simulate import simulate
+    return simulate(ruleset, ["casual", "optimal", "easy", "hard"][:seats], b"story".ljust(32, b"."))
+
+
+# ---------------------------------------------------------------- the lobby
+def test_the_joiners_waiting_line_stays_off_the_relay_key_line(app, monkeypatch, artifacts):
+    from bonanza.client.relay_notes import RelayKeyNote
+    from bonanza.client.scenes import lobby
+    from tests.doubles import DemoConnection
+    for n in (2, 3, 4):
+        conn = DemoConnection(seats=n, my_seat=1)
+        scene = lobby.LobbyScene(app, conn, "192.168.1.20", 7468)
+        app.push(scene)
+        scene.relay_key = RelayKeyNote("d3ce 4737 2bf6 273c", "new")    # as met at welcome
+        seen = drawn_texts(monkeypatch, lobby)
+        app.draw()
+        waiting = [r for text, r in seen if text == scene.t("lobby.waiting_host")]
+        key = [r for text, r in seen if "elay key" in text]
+        assert waiting and key, [t for t, _ in seen]
+        assert not waiting[0].colliderect(key[0])
+        app.screenshot(artifacts / f"story_lobby_joiner_{n}.png")
+        app.pop()
+
+
+# ---------------------------------------------------------------- the join and host forms
+def found(port: int, code: str, started: bool, taken: int = 1):
+    from bonanza.client.discovery import Found
+    return Found("127.0.0.1", port, "Relay", code, "Ana", 4, taken, "bonanza", 60, started, False)
+
+
+def test_a_found_table_is_joined_at_its_port_and_the_typed_form_keeps_its_own(app, monkeypatch):
+    from bonanza.client import relay_client
+    from bonanza.client.scenes.lobby import JoinScene, LobbyScene
+    from tests.doubles import SilentConnection
+    monkeypatch.setattr(relay_client, "RelayConnection", SilentConnection)
+    app.profile.name = "Bea"
+    join = JoinScene(app)
+    app.push(join)
+    typed = join.port.value
+    join.found, join.searched = [found(40123, "ABCDE", False)], True
+    app.step(FRAME)
+    click(app, "found0")
+    lobby = app.scene
+    assert isinstance(lobby, LobbyScene) and lobby.port == 40123
+    app.pop()
+    assert app.scene is join
+    # the next table typed by hand goes to the port typed, not the found relay's random one
+    assert join.port.value == typed and join.code.value == ""
+    assert app.profile.settings["last_join"].get("port") != 40123
+
+
+def test_a_started_table_says_it_can_only_be_watched_and_never_2_of_4(app, artifacts):
+    from bonanza.client.scenes.lobby import JoinScene
+    join = JoinScene(app)
+    app.push(join)
+    join.found, join.searched = [found(40001, "ABCDE", False, 2), found(40002, "FGHIJ", True, 2)], True
+    open_row, started_row = join.found_label(0), join.found_label(1)
+    assert "2/4" in open_row
+    assert "2/4" not in started_row and "watch only" in started_row
+    app.step(FRAME)
+    app.screenshot(artifacts / "story_join_found.png")
+
+
+def test_the_host_form_draws_no_seat_chips_that_do_nothing(app, monkeypatch):
+    from bonanza.client.scenes import lobby
+    app.profile.name = "Ana"
+    form = lobby.HostSetupScene(app)
+    app.push(form)
+    form.change("seats", 2)            # 4 seats
+    seen = drawn_texts(monkeypatch, lobby)
+    app.draw()
+    shown = [text for text, _ in seen]
+    assert form.t("lobby.seat", n=2) not in shown and form.t("lobby.host") not in shown
+    assert form.t("lobby.bots_fill") in shown       # what becomes of empty seats is said
+
+
+# ---------------------------------------------------------------- the results of a table
+def test_a_tables_results_show_the_winner_and_every_final_sheet(app, monkeypatch, artifacts):
+    from bonanza.client.scenes import results
+    m = finished_table(4)
+    for spectator in (False, True):
+        res = app.make("results", m.state, m.log.to_bytes(), mode="table", my_seat=2,
+                       spectator=spectator, reveal_seed=m.reveal["seed"], commitment=m.commitment)
+        app.push(res)
+        res.skip_animation()
+        seen = drawn_texts(monkeypatch, results)
+        app.draw()
+        shown = [text for text, _ in seen]
+        first = res.winners()
+        assert (res.t("results.shared_win") if len(first) > 1
+                else res.t("results.winner_name", name=first[0].name)) in shown
+        rs = m.state.ruleset
+        for sheet in m.state.sheets:     # every seat's total and written boxes
+            assert str(sheet.total(rs)) in shown
+        scores = [str(m.state.sheets[3].get(b)) for b in rs.boxes if m.state.sheets[3].get(b)]
+        assert all(s in shown for s in scores)
+        assert res.t("game.score") not in shown           # nobody's score as the viewer's
+        assert (res.place_line() is None) == spectator
+        app.screenshot(artifacts / f"story_results_4_{'watcher' if spectator else 'seat'}.png")
+        app.pop()
+
+
+class OfferingConnection:
+    """A relay connection after the end: connected, and an offer to play again arrives."""
+    status, host, port, table = "connected", "127.0.0.1", 7468, {"code": "ABCDE"}
+
+    def __init__(self):
+        self.inbox: list = []
+
+    def poll(self):
+        out, self.inbox = self.inbox, []
+        return out
+
+    def send(self, msg):
+        pass
+
+    def close(self, timeout=None):
+        pass
+
+
+def test_the_play_again_offer_counts_its_120_seconds_down(app):
+    from bonanza.client.actions import Action
+    from bonanza.core.settings import REMATCH_SECONDS
+    m = finished_table(2)
+    conn = OfferingConnection()
+    res = app.make("results", m.state, m.log.to_bytes(), mode="table", my_seat=0, conn=conn)
+    app.push(res)
+    app.step(FRAME)
+    assert res.again_label() == res.t("results.play_again_left", time="2:00")
+    app.step(30.0)
+    conn.inbox.append({"type": "rematch", "code": "FGHIJ", "by": "Ana", "seconds": REMATCH_SECONDS})
+    app.step(FRAME)
+    assert app.toast.text == res.t("results.rematch_offer", name="Ana")
+    assert res.again_label() == res.t("results.play_again_left", time="2:00")   # the offer's own
+    app.step(61.0)
+    assert res.again_label() == res.t("results.play_again_left", time="0:59")
+    assert res.enabled(Action("press", "again"))
+    app.step(60.0)
+    assert res.again_label() == res.t("results.play_again")
+    assert not res.enabled(Action("press", "again"))   # the relay would refuse it now
+
+
+# ---------------------------------------------------------------- where messages go
+def test_toasts_stay_off_the_key_hints_and_the_verified_line(app):
+    from tests.doubles import DemoConnection
+    table = app.make("table", DemoConnection(seats=4))
+    app.push(table)
+    app.step(FRAME)
+    L = app.layout
+    app.show("Time's up: Threes 6 was written automatically for Bruno", "info", 5.0)
+    toast = app.toast.rect(L, table.toast_clear(L))
+    hints = L.rect((table.cx - table.half_wide, 546, 2 * table.half_wide, 48))
+    assert not toast.colliderect(hints)
+    app.pop()
+    m = finished_table(3)
+    res = app.make("results", m.state, m.log.to_bytes(), mode="table", my_seat=0,
+                   reveal_seed=m.reveal["seed"], commitment=m.commitment)
+    app.push(res)
+    app.show("Ana wants to play again: press Play again to sit down.", "info", 5.0)
+    toast = app.toast.rect(L, res.toast_clear(L))
+    assert not toast.colliderect(L.rect((84, 524, 1112, 64)))      # the verdict line
+
+
+# ---------------------------------------------------------------- the replay and Records
+def test_the_replays_step_buttons_clear_the_sheet_at_every_table_size(app, artifacts):
+    from bonanza.client.scenes.replay import ReplayScene
+    from bonanza.core.verify import verify_bytes
+    for n in (1, 2, 3, 4):
+        m = finished_table(n)
+        rp = ReplayScene(app, verify_bytes(m.log.to_bytes()))
+        app.push(rp)
+        sheet = app.layout.rect(rp.sheet_view.rect)
+        for id in ("first", "prev", "next", "last"):
+            r = rp.widget(id).screen_rect(app.layout)
+            assert not r.colliderect(sheet), (n, id)
+            assert r.right <= app.layout.rect((0, 0, 1280, 720)).right
+        click(app, "first")
+        assert rp.index == 0
+        if n == 4:
+            app.screenshot(artifacts / "story_replay_4_first.png")
+        app.pop()
+
+
+def test_records_opens_on_a_tab_that_has_games(app):
+    from bonanza.client.scenes.records import RecordsScene
+    from bonanza.client.store.records import finish_and_record
+    from bonanza.core.game import Seat
+    from bonanza.core.match import Match
+    m = Match.create("yatzy", [Seat("Player")], bytes([3]) * 32, mode="solo")
+    while not m.state.over:
+        m.roll([False] * 5)
+        m.write(m.state.sheets[0].free_boxes()[0])
+    finish_and_record(app.profile.store, m, 90_000)
+    rec = RecordsScene(app)          # the first board (random, bonanza) has none
+    assert rec.tab == "random" and rec.rulesets["random"] == "yatzy" and rec.entries
+    app.push(rec)
+    app.step(FRAME)
+    assert rec.focus_id == "list"
+    pygame.event.clear()
