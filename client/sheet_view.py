@@ -193,8 +193,8 @@ class SheetView:
                             pygame.draw.polygon(surface, theme.URGENT, [
                                 (cr.right - s - 1, cr.y + 1), (cr.right - 1, cr.y + 1),
                                 (cr.right - 1, cr.y + s + 1)])
-                    elif c == active_col and k in previews:
-                        p = previews[k]
+                    elif c == active_col and k in previews and not (pending and pending[0] == k):
+                        p = previews[k]     # (a pending box shows its points on the question)
                         draw_text(surface, str(p), inner, px, theme.PREVIEW if p else theme.PREVIEW_ZERO,
                                   align="center")
                 else:

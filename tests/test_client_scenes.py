@@ -71,8 +71,9 @@ def build_scenes(app):
         app.push(scene) if not isinstance(scene, title.TitleScene) else None
         return scene
 
-    def solo():
+    def solo(splits=False):
         from bonanza.client.actions import Action
+        app.profile.settings["show_splits"] = splits
         g = push(game.SoloGameScene(app, seed_text="scenes"))
         g.handle(Action("roll"))
         g.handle(Action("toggle_die", 1))
@@ -84,8 +85,9 @@ def build_scenes(app):
         g = solo()
         return app.open("pause", g)
 
-    def results():
+    def results(splits=False):
         app.to_title()
+        app.profile.settings["show_splits"] = splits
         return finished_solo(app)
 
     def replay_scene():
@@ -128,7 +130,7 @@ def build_scenes(app):
                           "duration_ms": 185_250 + i, "date": "2026-11-30", "attempts": 12 + i,
                           "place": i + 1} for i in range(8)]
                 self.inbox = [{"type": "ranked_info", "attempts": 12, "boards": {
-                    "bonanza": {"no_hints": board, "hints": board}}}]
+                    "bonanza": {"no_hints": board[:6], "hints": board[:6], "tool_assisted": board[6:]}}}]
 
             def send(self, msg):
                 pass
@@ -141,6 +143,7 @@ def build_scenes(app):
                 pass
         sc = push(RankedScene(app, conn=Conn(), host="192.168.1.20", port=7468))
         sc.update(0)
+        sc.show_tool = True         # the relay's "tool-assisted?" runs under its board
         return sc
 
     def settings_instant():
@@ -152,8 +155,10 @@ def build_scenes(app):
         ("title", lambda: (app.to_title(), app.scene)[1]),
         ("solo_setup", lambda: push(solo_setup.SoloSetupScene(app))),
         ("solo_game", solo),
+        ("solo_game_splits", lambda: solo(splits=True)),
         ("pause", pause),
         ("results", results),
+        ("results_splits", lambda: results(splits=True)),
         ("verify", lambda: push(verify.VerifyScene(app))),
         ("replay", replay_scene),
         ("rules", lambda: push(rules.RulesScene(app))),
@@ -198,13 +203,25 @@ def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, art
         for name, factory in build_scenes(app):
             factory()
             widgets.FIT_REPORT.clear()
+            widgets.TEXT_RECTS.clear()
             app.draw()
             for text, px, width, max_width in widgets.FIT_REPORT:
                 if width > max_width + 1 or px < theme.MIN_READABLE_PX:
                     problems.append((code, name, text, px, width, max_width))
-            if name in ("solo_game", "table_4", "settings_instant"):
+            # larger text wraps onto more lines: no line may run into another text
+            problems += [(code, name, "overlaps", a, b) for a, b in overlapping_texts(widgets.TEXT_RECTS)]
+            if name in ("solo_game", "table_4", "settings_instant", "solo_game_splits", "results_splits",
+                        "records", "ranked"):
                 pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{percent}_{code}_{name}.png"))
     assert not problems, "\n".join(map(str, problems[:40]))
+
+
+def overlapping_texts(drawn):
+    """Pairs of different texts drawn over each other.  A rendered line has room above and
+    below its letters (and lines of a paragraph touch), so only the letters' middle counts."""
+    core = [(text, r.inflate(-2, -int(r.h * 0.3))) for text, r in drawn]
+    return [(a[:40], b[:40]) for i, (a, ra) in enumerate(core) for b, rb in core[i + 1:]
+            if a != b and ra.colliderect(rb)]
 
 
 def _drawn_rects(monkeypatch, module):
@@ -255,3 +272,9 @@ def test_table_4_top_bar_and_footer_stay_beside_the_sheet(app, monkeypatch):
     for text, r in calls + calls_g:
         if r.w:
             assert r.left >= sheet.right and r.right <= app.screen.get_width(), (text, r, sheet)
+
+
+def test_the_overlap_check_catches_a_line_run_into_another():
+    line = pygame.Rect(10, 100, 300, 24)
+    assert overlapping_texts([("a paragraph's last line", line), ("a note", line.move(40, 12))])
+    assert not overlapping_texts([("one line", line), ("the next line", line.move(0, 20))])

@@ -20,13 +20,14 @@ import pygame
 from bonanza.core.settings import RULESETS
 
 from .. import actions as A
-from .. import lang, theme
+from .. import fonts, lang, theme
 from ..actions import Action
 from ..texts import game_date, verdict_text
-from ..widgets import draw_text, draw_wrapped, list_row_back, shadowed_panel
+from ..widgets import draw_text, draw_wrapped, fit_columns, list_row_back, shadowed_panel
 from .base import Scene
 
 CATEGORIES = ("random", "seeded", "daily", "relay", "table")
+LOCAL_TABS = ("random", "seeded", "daily")       # boards of run categories (hints, animation)
 TABS = CATEGORIES + ("history",)
 BOARD_SIZE = 10
 HISTORY_SIZE = 50
@@ -36,8 +37,9 @@ LIST_X, LIST_W = 560, 660
 LIST_Y, ROW_H = 226, 36
 COLS_BOARD = ((0, 30, "right"), (34, 110, "right"), (150, 116, "right"), (272, 226, "center"),
               (504, 150, "center"))                      # #, score, time, seed, date
-COLS_HISTORY = ((0, 100, "left"), (104, 164, "left"), (272, 84, "left"), (358, 100, "right"),
-                (460, 90, "right"), (552, 108, "right"))  # date, board, ruleset, score, time, status
+# the history's columns are as wide as their words (``fit_columns``); only their alignment is fixed
+HISTORY_ALIGN = ("left", "left", "left", "right", "right", "right")  # date, board, ruleset, score, time, status
+HISTORY_GAP = 14        # design units between two of its columns
 
 
 def format_number(value) -> str:
@@ -81,13 +83,38 @@ def board_entries(store, ruleset: str, category: str, limit: int = BOARD_SIZE) -
     return entries[:limit]
 
 
-def relay_board(store, profile, ruleset: str, hints: bool, limit: int = BOARD_SIZE):
+def local_board(store, ruleset: str, category: str, hints, animation,
+                limit: int = BOARD_SIZE) -> tuple[list, list]:
+    """A self-dealt board of one run category (issue 25): ``(entries, counted)``.  The
+    entries are finished runs with these hints and this animation (``runs.ANY``: either),
+    by score, then time, then age — never a resumed run (its time away was not counted);
+    on the set-seed board one per seed, the best on that seed.  ``counted`` is every game
+    of the filter, what the statistics are made of."""
+    from ..store.runs import category_runs
+    runs = [r for r in category_runs(store, ruleset, category, modes=board_modes(category))
+            if r.matches(hints, animation)]
+    board = [r for r in runs if r.record.finished and not r.resumed]
+    board.sort(key=lambda r: (-r.record.score, r.record.duration_ms is None,
+                              r.record.duration_ms or 0, r.record.id))
+    if category == "seeded":
+        per_seed: dict = {}
+        for r in board:         # the first of a seed is its best (the board's order)
+            per_seed.setdefault(r.record.seed_text, r)
+        board = list(per_seed.values())
+    return [r.record for r in board[:limit]], [r.record for r in runs]
+
+
+def relay_board(store, profile, ruleset: str, hints: bool, limit: int = BOARD_SIZE,
+                tool_assisted: bool = False):
     """The Server board: ``(entries, signers, counted)``.  Only games signed by a key the
     player met in a lobby (or trusted here) are ranked; games signed by any other key come
     after them, unranked and marked, until the player trusts the key.  A ranked run
-    declared with hints is on the hints board, every other relay game on the other.
-    ``counted`` (every status) is what the statistics are made of."""
+    declared with hints is on the hints board, every other relay game on the other.  A run
+    whose median decision was quicker than a person reads dice ("tool-assisted?",
+    ``core.splits``) is kept off the board unless ``tool_assisted`` asks for it (then it
+    is listed, marked).  ``counted`` (every status) is what the statistics are made of."""
     from ..relay_trust import signer_of
+    from ..store.runs import run_of
     signers: dict = {}
     ranked: list = []
     unknown: list = []
@@ -99,7 +126,7 @@ def relay_board(store, profile, ruleset: str, hints: bool, limit: int = BOARD_SI
             continue
         if signer.known:
             counted.append(rec)
-        if rec.finished:
+        if rec.finished and (tool_assisted or not run_of(store, rec).tool_assisted):
             (ranked if signer.known else unknown).append(rec)
     return ranked[:limit] + unknown[:limit], signers, counted
 
@@ -143,6 +170,11 @@ class RecordsScene(Scene):
         self.entries: list = []
         self.signers: dict = {}         # the Server board: game id -> relay_trust.Signer
         self.hints_board = False        # the Server board with hints (ranked runs declared so)
+        self.show_tool = False          # the Server board lists tool-assisted? runs too, marked
+        from ..store.runs import ANY
+        # a self-dealt board's run category: hints and animation (ANY: both)
+        self.hints_filter: bool | str = ANY
+        self.anim_filter = ANY
         for i, tab in enumerate(TABS):
             self.button(f"tab:{tab}", (40 + i * 202, 80, 192, 44), lambda tb=tab: self.tab_label(tb),
                         style="secondary", size=19)
@@ -158,6 +190,12 @@ class RecordsScene(Scene):
                     lambda: self.t("records.board_hints" if self.hints_board
                                    else "records.board_no_hints"), style="secondary", size=16)
         self.button("trust", (LIST_X + 20, 603, LIST_W - 40, 38), self._trust_label, size=17)
+        # a self-dealt board's hints and animation, the Server board's tool-assisted runs
+        self.button("f_hints", (64, 552, 210, 38), self._hints_filter_label, style="secondary", size=16)
+        self.button("f_anim", (286, 552, 210, 38), self._anim_filter_label, style="secondary", size=16)
+        self.button("f_tool", (64, 552, 432, 38),
+                    lambda: self.t("records.tool_shown" if self.show_tool else "records.tool_hidden"),
+                    style="secondary", size=16)
         self.button("replay", (74, 646, 212, 52), lambda: self.t("history.replay"), size=21)
         self.button("analysis", (304, 646, 212, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
         self.button("export", (534, 646, 212, 52), lambda: self.t("records.export"), style="secondary",
@@ -204,7 +242,11 @@ class RecordsScene(Scene):
                     self.entries = store.history(HISTORY_SIZE)
                 elif self.tab == "relay":
                     self.entries, self.signers, counted = relay_board(
-                        store, self.app.profile, self.rulesets["relay"], self.hints_board)
+                        store, self.app.profile, self.rulesets["relay"], self.hints_board,
+                        tool_assisted=self.show_tool)
+                elif self.tab in LOCAL_TABS:
+                    self.entries, counted = local_board(store, self.rulesets[self.tab], self.tab,
+                                                        self.hints_filter, self.anim_filter)
                 else:
                     self.entries = board_entries(store, self.rulesets[self.tab], self.tab)
             except Exception:
@@ -217,8 +259,8 @@ class RecordsScene(Scene):
                       "gave_up": 0}
         if store is not None:
             try:
-                self.stats = (stats_of(counted) if self.tab == "relay" else
-                              board_stats(store, self.ruleset(), self.category()))
+                self.stats = (stats_of(counted) if self.tab == "relay" or self.tab in LOCAL_TABS
+                              else board_stats(store, self.ruleset(), self.category()))
             except Exception:
                 pass
 
@@ -242,6 +284,10 @@ class RecordsScene(Scene):
         """Who signed ``rec`` on the Server board (None elsewhere)."""
         return self.signers.get(rec.id) if self.tab == "relay" and rec is not None else None
 
+    def tool_assisted(self, rec) -> bool:
+        from ..store.runs import run_of
+        return self.store is not None and run_of(self.store, rec).tool_assisted
+
     def unknown_selected(self):
         signer = self.signer(self.selected())
         return signer if signer is not None and not signer.known and signer.key else None
@@ -250,8 +296,47 @@ class RecordsScene(Scene):
         signer = self.unknown_selected()
         return self.t("records.trust_key", fingerprint=signer.fingerprint if signer else "")
 
+    def _hints_filter_label(self) -> str:
+        f = self.hints_filter
+        return self.t("records.hints_any" if f not in (True, False) else
+                      "records.hints_on" if f else "records.hints_off")
+
+    def _anim_filter_label(self) -> str:
+        from ..store.runs import ANY
+        return self.t("records.anim_any" if self.anim_filter == ANY else f"category.{self.anim_filter}")
+
+    def board_title(self, rs: str) -> str:
+        """A board's title names its category: the ruleset, and on a self-dealt board the
+        hints and animation it shows (a set-seed board: the best on each seed)."""
+        if self.tab not in LOCAL_TABS:
+            return self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}"))
+        parts = [self.t(f"records.ruleset.{rs}")]
+        if self.hints_filter in (True, False):
+            parts.append(self.t("category.hints" if self.hints_filter else "category.no_hints"))
+        if self.anim_filter in ("instant", "animated"):
+            parts.append(self.t(f"category.{self.anim_filter}"))
+        key = "records.board_seeds" if self.tab == "seeded" else "records.board"
+        return self.t(key, ruleset=" · ".join(parts))
+
+    def cycle_filter(self, id: str) -> None:
+        from ..store.runs import ANY
+        if id == "f_hints":
+            order: tuple = (ANY, False, True)
+            self.hints_filter = order[(order.index(self.hints_filter) + 1) % 3]
+        elif id == "f_anim":
+            order = (ANY, "instant", "animated")
+            self.anim_filter = order[(order.index(self.anim_filter) + 1) % 3]
+        else:
+            self.show_tool = not self.show_tool
+        self.sel = self.top = 0
+        self.reload()
+
     def visible(self, w) -> bool:
         if w.id == "hints_board":
+            return self.tab == "relay"
+        if w.id in ("f_hints", "f_anim"):
+            return self.tab in LOCAL_TABS
+        if w.id == "f_tool":
             return self.tab == "relay"
         if w.id == "trust":
             return self.unknown_selected() is not None
@@ -272,7 +357,8 @@ class RecordsScene(Scene):
     def focus_order(self) -> list[str]:
         order = ["list"] if self.entries else []
         order += [f"rs:{rs}" for rs in RULESETS if self.visible(self.widget(f"rs:{rs}"))]
-        order += [id for id in ("hints_board", "trust") if self.visible(self.widget(id))]
+        order += [id for id in ("f_hints", "f_anim", "f_tool", "hints_board", "trust")
+                  if self.visible(self.widget(id))]
         order += [id for id in ("replay", "analysis", "export", "charts", "back")
                   if self.button_enabled(id)]
         return order + (["import"] if self.tab == "history" else [])
@@ -351,6 +437,8 @@ class RecordsScene(Scene):
                 self.rulesets[self.tab] = id[3:]
                 self.sel = self.top = 0
                 self.reload()
+        elif id in ("f_hints", "f_anim", "f_tool"):
+            self.cycle_filter(id)
         elif id == "hints_board":
             self.hints_board = not self.hints_board
             self.sel = self.top = 0
@@ -506,35 +594,88 @@ class RecordsScene(Scene):
                 ("stats.upper_bonus_reached", self.tn("stats.times", int(st["upper_bonus"] or 0))),
                 ("stats.bonanzas_rolled", str(st["bonanzas"] or 0)))
         for i, (key, value) in enumerate(rows):
-            y = 296 + i * 49
+            y = 296 + i * 42
             draw_text(surface, self.t(key), L.rect((68, y, 300, 40)), L.font_px(19), theme.INK_SOFT)
             draw_text(surface, value, L.rect((370, y, 126, 40)), L.font_px(22), theme.INK, bold=True,
                       align="right")
             if i:
                 pygame.draw.line(surface, theme.PAPER_LINE, L.point(68, y - 5), L.point(496, y - 5), 1)
 
+    def row_cells(self, idx: int, rec, rs) -> tuple[tuple[str, ...], list[tuple[int, bool, tuple]]]:
+        """A game's cells in the list and how each is drawn: (design size, bold, colour)."""
+        from ..i18n import format_duration
+        duration = format_duration(rec.duration_ms, lang.current())
+        cells: tuple[str, ...]
+        signer = self.signer(rec)
+        unknown = signer is not None and not signer.known
+        # a tool-assisted? run is listed only when asked for, its date cell saying so
+        tool = signer is not None and self.show_tool and self.tool_assisted(rec)
+        if signer is not None:      # unknown keys come after the board, unranked
+            cells = ("?" if unknown else f"{idx + 1}.", str(rec.score), duration,
+                     ("? " if unknown else "") + (signer.fingerprint or "–"),
+                     self.t("ranked.tool_assisted") if tool else game_date(rec))
+        elif rs:
+            cells = (f"{idx + 1}.", str(rec.score), duration, seed_cell(rec), game_date(rec))
+        else:
+            cells = (game_date(rec), self.t(f"records.cat.{rec.category or rec.mode}"),
+                     self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score), duration,
+                     self.t(f"history.status.{rec.status}"))
+        style = []
+        for j in range(len(cells)):
+            strong = bool((rs and j == 1) or (not rs and j == 3))
+            stopped = not rs and j == 5 and not rec.finished   # a given-up game stands out
+            style.append((16 if signer is not None and j == 3 else 18, strong or stopped,
+                          theme.BAD if stopped or unknown or (tool and j == 4) else theme.INK))
+        return cells, style
+
+    def history_columns(self, heads, rows) -> tuple[list[tuple[int, int, str]], list[int]]:
+        """The history's columns in window pixels, (x, width, align), and the one text size of
+        each column's cells.  Its words differ in length from language to language, so each
+        column is as wide as its widest cell (``fit_columns``) and two never touch (fr and es
+        dates and states did); a narrowed column's cells share the size its widest one fits at."""
+        L = self.layout
+        small = theme.MIN_READABLE_PX
+        needs = [fonts.text_width(h, L.font_px(16), True) for h in heads]
+        least = [fonts.text_width(h, small, True) for h in heads]
+        for cells, style in rows:
+            for j, text in enumerate(cells):
+                needs[j] = max(needs[j], fonts.text_width(text, L.font_px(style[j][0]), style[j][1]))
+                least[j] = max(least[j], fonts.text_width(text, small, style[j][1]))
+        box = L.rect((LIST_X, 0, LIST_W, 0))
+        place = [(x, w, align) for (x, w), align
+                 in zip(fit_columns(needs, box.x, box.w, L.px(HISTORY_GAP), least), HISTORY_ALIGN)]
+        sizes = [min((fonts.fit_size(cells[j], L.font_px(style[j][0]), place[j][1], style[j][1])
+                      for cells, style in rows), default=L.font_px(18)) for j in range(len(heads))]
+        return place, sizes
+
     def draw_list(self, surface) -> None:
         L = self.layout
         card = L.rect((LIST_X - 20, 136, LIST_W + 40, 464))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         rs = self.ruleset()
-        head = self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}")) if rs else self.t("history.title")
+        head = self.board_title(rs) if rs else self.t("history.title")
         head_w = LIST_W - 246 if self.tab == "relay" else LIST_W     # the hints switch beside it
         draw_text(surface, head, L.rect((LIST_X, 146, head_w, 34)), L.font_px(22), theme.INK, bold=True)
-        cols: tuple[tuple[int, int, str], ...]
         heads: tuple[str, ...]
         if rs:
-            cols = COLS_BOARD
             # the Server board names who vouches for each game instead of its seed
             heads = ("", self.t("game.score"), self.t("game.time"),
                      self.t("records.relay_key" if self.tab == "relay" else "records.seed"),
                      self.t("history.date"))
         else:
-            cols = COLS_HISTORY
             heads = (self.t("history.date"), self.t("history.board"), self.t("stats.per_ruleset"),
                      self.t("game.score"), self.t("game.time"), self.t("history.status"))
-        for (x, w, align), text in zip(cols, heads):
-            draw_text(surface, text, L.rect((LIST_X + x, 186, w, 30)), L.font_px(16), theme.INK_SOFT,
+        rows = [self.row_cells(idx, rec, rs) for idx, rec in enumerate(self.entries)]
+        if rs:
+            place = [(L.rect((LIST_X + x, 0, w, 0)).x, L.rect((LIST_X + x, 0, w, 0)).w, align)
+                     for x, w, align in COLS_BOARD]
+            sizes: list[int | None] = [None] * len(heads)      # a board's cells fit one by one
+        else:
+            place, fitted = self.history_columns(heads, rows)
+            sizes = list(fitted)
+        head_y = L.rect((LIST_X, 186, LIST_W, 30))
+        for (x, w, align), text in zip(place, heads):
+            draw_text(surface, text, pygame.Rect(x, head_y.y, w, head_y.h), L.font_px(16), theme.INK_SOFT,
                       bold=True, align=align)
         pygame.draw.line(surface, theme.INK_SOFT, L.point(LIST_X, 220), L.point(LIST_X + LIST_W, 220),
                          max(1, L.px(2)))
@@ -542,38 +683,17 @@ class RecordsScene(Scene):
             draw_text(surface, self.t("history.empty"), L.rect((LIST_X, 330, LIST_W, 40)), L.font_px(22),
                       theme.INK_SOFT, align="center")
             return
-        from ..i18n import format_duration as _duration
-
-        def format_duration(ms):
-            return _duration(ms, lang.current())
         mouse = self.app.mouse
         for i in range(min(VISIBLE, len(self.entries) - self.top)):
             idx = self.top + i
-            rec = self.entries[idx]
             row = L.rect((LIST_X, LIST_Y + i * ROW_H, LIST_W, ROW_H))
             list_row_back(surface, L, row, idx == self.sel, self.focus_id == "list",
                           row.collidepoint(mouse))
-            cells: tuple[str, ...]
-            signer = self.signer(rec)
-            unknown = signer is not None and not signer.known
-            if signer is not None:      # unknown keys come after the board, unranked
-                cells = ("?" if unknown else f"{idx + 1}.", str(rec.score),
-                         format_duration(rec.duration_ms),
-                         ("? " if unknown else "") + (signer.fingerprint or "–"), game_date(rec))
-            elif rs:
-                cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), seed_cell(rec),
-                         game_date(rec))
-            else:
-                cells = (game_date(rec), self.t(f"records.cat.{rec.category or rec.mode}"),
-                         self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score),
-                         format_duration(rec.duration_ms), self.t(f"history.status.{rec.status}"))
-            for j, ((x, w, align), text) in enumerate(zip(cols, cells)):
-                strong = (rs and j == 1) or (not rs and j == 3)
-                stopped = not rs and j == 5 and not rec.finished   # a given-up game stands out
-                draw_text(surface, text, L.rect((LIST_X + x, LIST_Y + i * ROW_H + 2, w, ROW_H - 4)),
-                          L.font_px(16 if signer is not None and j == 3 else 18),
-                          theme.BAD if stopped or unknown else theme.INK,
-                          bold=strong or stopped, align=align)
+            cells, style = rows[idx]
+            line = L.rect((LIST_X, LIST_Y + i * ROW_H + 2, LIST_W, ROW_H - 4))
+            for (x, w, align), text, (size, bold, color), px in zip(place, cells, style, sizes):
+                draw_text(surface, text, pygame.Rect(x, line.y, w, line.h),
+                          L.font_px(size) if px is None else px, color, bold=bold, align=align)
         # a scroll bar when the list is longer than the view
         if len(self.entries) > VISIBLE:
             track = L.rect((LIST_X + LIST_W + 6, LIST_Y, 6, VISIBLE * ROW_H))

@@ -12,14 +12,15 @@ from .base import Scene
 # by how much the game waits: instant (no motion, no roll guard), off (reduce motion)...
 ANIMS = ("instant", "off", "fast", "normal")
 VOLUMES = tuple(range(0, 101, 10))
-ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints", "palette",
-        "bot_speed", "pass_screen")
+ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints",
+        "show_splits", "palette", "bot_speed", "pass_screen")
 LABELS = {"language": "settings.language", "name": "settings.player_name",
           "animation": "settings.animation", "volume": "settings.volume", "muted": "settings.mute",
           "ui_scale": "settings.ui_scale", "fullscreen": "settings.fullscreen",
-          "show_hints": "settings.show_hints", "palette": "settings.palette",
+          "show_hints": "settings.show_hints", "show_splits": "settings.show_splits",
+          "palette": "settings.palette",
           "bot_speed": "settings.bot_speed", "pass_screen": "settings.pass_screen"}
-Y0, STEP, ROW_H = 92, 50, 44
+Y0, STEP, ROW_H = 80, 44, 40           # twelve rows, the speedrun note and Back above 720
 SCALES = (0,) + theme.UI_SCALES         # 0: automatic, text grows with the window
 
 
@@ -41,7 +42,8 @@ class SettingsScene(Scene):
             self.button(f"val:{row}", (704, y, 272, ROW_H), lambda r=row: self.value_text(r), style="ghost",
                         size=21)
             self.button(f"inc:{row}", (984, y, 56, ROW_H), "›", style="secondary", size=28)
-        self.button("back", (540, 604 + 36, 200, 50), lambda: self.t("settings.back"), style="primary")
+        self.button("back", (540, Y0 + len(ROWS) * STEP + 40, 200, 48), lambda: self.t("settings.back"),
+                    style="primary")
         self.focus_id = "val:language"
 
     def focus_order(self):
@@ -95,7 +97,7 @@ class SettingsScene(Scene):
             speeds = tuple(BOT_SPEEDS)
             i = speeds.index(s["bot_speed"]) if s["bot_speed"] in speeds else 0
             s["bot_speed"] = speeds[(i + step) % len(speeds)]
-        elif row in ("muted", "fullscreen", "show_hints", "pass_screen"):
+        elif row in ("muted", "fullscreen", "show_hints", "show_splits", "pass_screen"):
             s[row] = not s[row]
             if row == "muted":
                 self.app.apply_sound_settings()
@@ -161,5 +163,5 @@ class SettingsScene(Scene):
         if self.app.profile.settings["animation"] == "instant":
             # "Off" and "Instant" look alike by name: say what instant also changes
             draw_text(surface, self.t("settings.animation.instant_note"),
-                      L.rect((240, Y0 + len(ROWS) * STEP - 4, 800, 36)), L.font_px(18),
+                      L.rect((240, Y0 + len(ROWS) * STEP + 2, 800, 32)), L.font_px(18),
                       theme.TEXT_ON_FELT_SOFT, align="center")
