@@ -520,6 +520,10 @@ class GameScene(Scene):
         """The sheet column drawn as the one playing."""
         return self.state.active
 
+    def shows_previews(self) -> bool:
+        """Whether the free boxes show what the dice on the table would score."""
+        return True
+
     def draw(self, surface) -> None:
         L = self.layout
         st = self.state
@@ -529,7 +533,8 @@ class GameScene(Scene):
         active = self.highlighted_seat()
         landing = self.dice_landing()
         # what the roll scores shows when the dice are down, not while they tumble
-        previews = self.input.previews(st) if (st.dice is not None and not st.over and not landing) else {}
+        previews = self.input.previews(st) if (st.dice is not None and not st.over and not landing
+                                               and self.shows_previews()) else {}
         self.sheet_view.draw(surface, L, st, active_col=active, previews=previews,
                              selection=self.input.selection if mine else None,
                              pending=self.input.pending if mine else None,
