@@ -462,7 +462,7 @@ class App:
         scene.draw(self.screen)
         if self.keyboard is not None:
             self.keyboard.draw(self.screen, self.layout, scene.widget(self.keyboard.field_id), self.mouse)
-        self.toast.draw(self.screen, self.layout, scene.toast_clear(self.layout))
+        self.toast.draw(self.screen, self.layout, scene.toast_clear(self.layout), scene.toast_area(self.layout))
         pygame.display.flip()
         self.frames += 1
         self.dirty = False

@@ -76,6 +76,32 @@ def draw_wrapped(surface, text: str, rect: pygame.Rect, px: int, color, bold=Fal
     return y - rect.y
 
 
+def fit_columns(needs: list[int], left: int, total: int, gap: int,
+                least: list[int] | None = None) -> list[tuple[int, int]]:
+    """(x, width) of table columns in window pixels, each as wide as its widest cell
+    (``needs``) with ``gap`` between neighbours, so two columns never touch in any language.
+    Room to spare is shared out evenly.  Too little room is taken from the columns that can
+    give it: each narrows in proportion to how far it is above ``least`` (its width at the
+    smallest readable size), so a short column under a long heading is not squeezed first."""
+    room = total - gap * (len(needs) - 1)
+    need = sum(needs)
+    least = list(needs) if least is None else [min(a, b) for a, b in zip(least, needs)]
+    slack = [n - m for n, m in zip(needs, least)]
+    if need <= room:
+        spare = (room - need) // len(needs)
+        widths = [n + spare for n in needs]
+    elif sum(least) <= room and sum(slack) > 0:
+        short = need - room
+        widths = [n - -(-short * sl // sum(slack)) for n, sl in zip(needs, slack)]
+    else:
+        widths = [n * room // need for n in needs]
+    out, x = [], left
+    for w in widths:
+        out.append((x, w))
+        x += w + gap
+    return out
+
+
 def list_row_back(surface, layout, row: pygame.Rect, selected: bool, focused: bool,
                   hovered: bool) -> None:
     """The back of a row in a list of games: the chosen row filled and ringed (brightly
@@ -125,7 +151,9 @@ class Button(Widget):
     def text(self) -> str:
         return self.label() if callable(self.label) else self.label
 
-    def draw(self, surface, layout, hover: bool, focused: bool, enabled: bool) -> None:
+    def draw(self, surface, layout, hover: bool, focused: bool, enabled: bool,
+             text_px: int | None = None) -> None:
+        """``text_px``: the label's size shared with its siblings (``shared_text_px``)."""
         r = self.screen_rect(layout)
         radius = layout.px(10)
         if not enabled:
@@ -153,9 +181,64 @@ class Button(Widget):
         if focused and enabled:
             rounded(surface, r.inflate(layout.px(8), layout.px(8)), theme.FOCUS_RING, radius + layout.px(4),
                     max(2, layout.px(3)))
-        pad = layout.px(10)
-        draw_text(surface, self.text(), r.inflate(-2 * pad, -layout.px(4)), layout.font_px(self.size),
-                  fg, bold=True, align="center")
+        px = self.text_px(layout) if text_px is None else min(text_px, self.text_px(layout))
+        _report_button(self.text(), r, layout.font_px(self.size), px)
+        draw_text(surface, self.text(), self.text_rect(layout), px, fg, bold=True, align="center")
+
+    def text_rect(self, layout) -> pygame.Rect:
+        """Where the label goes: the button less its padding."""
+        return self.screen_rect(layout).inflate(-2 * layout.px(10), -layout.px(4))
+
+    def text_px(self, layout) -> int:
+        """The size the label alone would be drawn at: its size, shrunk until it fits."""
+        r = self.text_rect(layout)
+        return fonts.fit_size(self.text(), min(layout.font_px(self.size), max(6, int(r.h * 0.95))),
+                              r.w, True)
+
+
+def sibling_groups(buttons: list[Button]) -> list[list[Button]]:
+    """Buttons that read as one set: of one size and in one row (the same top and height)
+    or one column (the same left and width), joined through each other, so a row of tabs
+    and a menu column are each one group."""
+    parent = list(range(len(buttons)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for i, a in enumerate(buttons):
+        for j in range(i):
+            b = buttons[j]
+            ax, ay, aw, ah = a.rect
+            bx, by, bw, bh = b.rect
+            if a.size == b.size and ((ay, ah) == (by, bh) or (ax, aw) == (bx, bw)):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[Button]] = {}
+    for i, b in enumerate(buttons):
+        groups.setdefault(root(i), []).append(b)
+    return list(groups.values())
+
+
+def shared_text_px(buttons: list[Button], layout) -> dict[str, int]:
+    """Each button's label size when drawn beside its siblings (``sibling_groups``): the
+    smallest any of them needs, so a long label shrinks its whole row, not itself alone."""
+    out: dict[str, int] = {}
+    for group in sibling_groups(buttons):
+        px = min(b.text_px(layout) for b in group)
+        for b in group:
+            out[b.id] = px
+    return out
+
+
+# What buttons drew, for the test that siblings share one text size: (label, window rect,
+# nominal pixel size, the label's pixel size)
+BUTTON_REPORT: list[tuple[str, pygame.Rect, int, int]] = []
+
+
+def _report_button(text: str, rect: pygame.Rect, nominal: int, px: int) -> None:
+    if len(BUTTON_REPORT) < FIT_REPORT_MAX:
+        BUTTON_REPORT.append((text, rect, nominal, px))
 
 
 @dataclass
@@ -327,10 +410,10 @@ class Toast:
         """Only the fade-out moves: a toast that is just shown needs no redraw."""
         return self.visible and self.left < self.FADE
 
-    def lines(self, layout) -> tuple[list[str], int]:
-        """The wrapped lines and their pixel size for the current window."""
+    def lines(self, layout, area: pygame.Rect | None = None) -> tuple[list[str], int]:
+        """The wrapped lines and their pixel size for the current window (and ``area``)."""
         px = layout.font_px(20)
-        inner_w = layout.rect((240, 648, 800, 48)).w - layout.px(40)
+        inner_w = self._width(layout, area) - layout.px(40)
         if fonts.text_width(self.text, px) <= inner_w:
             return [self.text], px
         for size in (20, 18, 17, 16):
@@ -341,12 +424,26 @@ class Toast:
         # longer still (a deep path): more lines rather than a cut-off message
         return wrap_long(self.text, px, inner_w)[: 2 * self.MAX_LINES], px
 
-    def rect(self, layout, avoid=()) -> pygame.Rect:
-        """Where the toast goes: at the bottom, moved up above any button it would cover."""
-        lines, px = self.lines(layout)
+    @staticmethod
+    def _width(layout, area: pygame.Rect | None) -> int:
+        w = layout.rect(Toast.BOTTOM).w
+        return w if area is None else min(w, area.w)
+
+    BOTTOM = (240, 648, 800, 48)     # design units: where a toast goes on a scene without an area
+
+    def rect(self, layout, avoid=(), area: pygame.Rect | None = None) -> pygame.Rect:
+        """Where the toast goes: centred in the scene's ``area`` (``Scene.toast_area``: a
+        band that covers nothing the player reads), or else at the bottom, moved up above
+        any button it would cover."""
+        lines, px = self.lines(layout, area)
         line_h = int(px * 1.3)
-        r = layout.rect((240, 648, 800, 48))
+        r = layout.rect(self.BOTTOM)
         extra = (len(lines) - 1) * line_h
+        if area is not None:
+            r = pygame.Rect(0, 0, self._width(layout, area), r.h + extra)
+            r.center = area.center
+            r.top = max(r.top, area.top) if r.h > area.h else r.top
+            return r
         r = pygame.Rect(r.x, r.y - extra, r.w, r.h + extra)
         gap = layout.px(8)
         for _ in range(len(avoid) + 1):
@@ -356,12 +453,12 @@ class Toast:
             r.bottom = min(a.top for a in hit) - gap
         return r
 
-    def draw(self, surface, layout, avoid=()) -> None:
+    def draw(self, surface, layout, avoid=(), area: pygame.Rect | None = None) -> None:
         if not self.visible:
             return
-        lines, px = self.lines(layout)
+        lines, px = self.lines(layout, area)
         line_h = int(px * 1.3)
-        r = self.rect(layout, avoid)
+        r = self.rect(layout, avoid, area)
         s = pygame.Surface(r.size, pygame.SRCALPHA)
         alpha = int(235 * min(1.0, self.left / self.FADE))
         pygame.draw.rect(s, (*theme.TOAST_BG, alpha), s.get_rect(), border_radius=layout.px(12))

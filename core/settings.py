@@ -16,6 +16,10 @@ RULESETS: tuple[str, ...] = tuple(_RULESETS)   # in the order menus show them
 DEFAULT_RULESET = "bonanza"
 DAILY_RULESET = "yacht"
 DAILY_TURN_SECONDS = 60     # the relay daily's clock, alone or at a daily table: one competition, one clock
+# At a daily table every seat's clock of round k+1 waits this long after round k is revealed:
+# the time each window takes to replay the others' turns of round k, which must not come
+# out of anybody's own turn (docs/fairness.md, "Rounds played at the same time").
+ROUND_REVEAL_SECONDS = 5
 
 TURN_SECONDS: tuple[int, ...] = (30, 45, 60, 90)
 DEFAULT_TURN_SECONDS = 60

@@ -20,6 +20,7 @@ from bonanza.core.game import Refusal
 from bonanza.core.match import NO_HOLD, kept_by_default
 from bonanza.core.records import GiveUpReason, Intent
 from bonanza.core.rounds import Played, RoundPlay, signed_point
+from bonanza.core.settings import ROUND_REVEAL_SECONDS
 
 from .services import Timer
 
@@ -40,13 +41,18 @@ class TableRounds:
         self.play = RoundPlay(table.started_match)
         self.number: int | None = None        # the round being played (own turn k)
         self.deadlines: dict[int, float] = {}  # each human seat's end of turn
+        self.starts: dict[int, float] = {}     # when each human seat's clock starts to run
         self.timer: Timer | None = None
         self.timer_at: float | None = None
 
     # ------------------------------------------------------------ a round begins
-    def start(self) -> None:
+    def start(self, revealed: bool = False) -> None:
         """The next round begins (after the reveal, or at the start, or after a restart):
-        a clock for each human seat, the bots play, everyone is told who plays."""
+        a clock for each human seat, the bots play, everyone is told who plays.
+
+        ``revealed``: a round was just revealed, and every window replays it before its
+        player's next turn; each seat's clock waits ``ROUND_REVEAL_SECONDS`` first, the
+        same for every seat, so the replay costs nobody any of their own turn."""
         st = self.play.match.state
         if st.over or self.table.finished:
             return
@@ -56,11 +62,13 @@ class TableRounds:
         self.number = number
         self.stop_timer()
         now = self.table.services.clock.now()
-        self.deadlines = {}
+        begins = now + (ROUND_REVEAL_SECONDS if revealed else 0)
+        self.deadlines, self.starts = {}, {}
         for s in self.play.waiting_for():
             slot = self.table.slots[s]
             if slot.kind == "human" and self.table.turn_seconds:
-                self.deadlines[s] = now + self.table.seconds_for(slot)
+                self.starts[s] = begins
+                self.deadlines[s] = begins + self.table.seconds_for(slot)
         self._arm()
         self._tell_round()
         for s in self.play.waiting_for():
@@ -68,13 +76,17 @@ class TableRounds:
                 self.table.services.spawn(self._bot_turn(number, s))
 
     def clock(self, seat: int | None) -> dict | None:
-        """A seat's clock of this round (nil for a bot, a finished seat or a watcher)."""
+        """A seat's clock of this round (nil for a bot, a finished seat or a watcher):
+        ``remaining`` is the time to play once it runs, ``starts_in`` how long it still
+        waits for the reveal's replay (docs/protocol.md, Clock)."""
         at = self.deadlines.get(seat) if seat is not None else None
-        if at is None or self.number is None or self.play.done(seat or 0):
+        if seat is None or at is None or self.number is None or self.play.done(seat):
             return None
         now = self.table.services.clock.now()
+        begins = max(now, self.starts.get(seat, now))
         return {"seat": seat, "turn": self.number, "turn_seconds": self.table.turn_seconds,
-                "remaining": round(max(0.0, at - now), 3)}
+                "remaining": round(max(0.0, at - begins), 3),
+                "starts_in": round(begins - now, 3)}
 
     def _tell_round(self) -> None:
         """Who still plays this round: no die, only seats (sent whenever it changes)."""
@@ -137,6 +149,7 @@ class TableRounds:
                               "clock": None if done else self.clock(seat)}, sender, rid)
         if done:
             self.deadlines.pop(seat, None)
+            self.starts.pop(seat, None)
             if self.play.complete:
                 self._reveal()
             else:
@@ -158,7 +171,7 @@ class TableRounds:
         if match.state.over:
             table.finish()
         else:
-            self.start()
+            self.start(revealed=True)
 
     # ------------------------------------------------------------ clocks, bots
     def stop_timer(self) -> None:
@@ -183,6 +196,7 @@ class TableRounds:
         for seat, at in list(self.deadlines.items()):
             if now >= at - CLOCK_EPS:
                 del self.deadlines[seat]
+                self.starts.pop(seat, None)
                 self.table.services.spawn(self._auto_turn(self.number, seat))
         self._arm()
 

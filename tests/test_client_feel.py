@@ -339,8 +339,8 @@ def test_toasts_wrap_long_paths_and_never_cover_a_button(app, artifacts):
         app.show(lang.t("records.exported", path=path))
         app.draw()
         L = app.layout
-        lines, px = app.toast.lines(L)
-        r = app.toast.rect(L, scene.toast_clear(L))
+        lines, px = app.toast.lines(L, scene.toast_area(L))
+        r = app.toast.rect(L, scene.toast_clear(L), scene.toast_area(L))
         for line in lines:
             assert widgets.fonts.text_width(line, px) <= r.w - L.px(40)
         assert "".join(lines).replace(" ", "") == lang.t("records.exported", path=path).replace(" ", "")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from bonanza.core.log import parse_log
+from bonanza.core.settings import ROUND_REVEAL_SECONDS
 from bonanza.core.verify import verify_bytes
-from tests.relay_harness import ManualClock, choose_box, connect, running_relay
+from tests.relay_harness import ManualClock, barrier, choose_box, connect, running_relay
 
 
 def run(coro):
@@ -126,4 +127,34 @@ def test_a_seat_that_leaves_mid_round_gives_up_at_its_place_and_the_round_goes_o
             assert {"type": "give_up", "seat": 1, "why": "left"} in moves
             assert a.game.state.playing() == (0, 2) and not a.game.state.over
             assert a.my_turn and c.my_turn              # round 2 for both at once
+    run(main())
+
+
+def test_the_clock_of_the_next_round_waits_for_the_reveals_replay():
+    """After a reveal every window replays the others' turns; each seat's clock of the next
+    round starts ROUND_REVEAL_SECONDS later (``starts_in``), so the replay costs nobody
+    any of their own turn.  The first round has nothing to replay and starts at once."""
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            a, b = await connect(relay), await connect(relay)
+            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
+            await b.join(j["table"]["code"], "Ben")
+            await a.start()
+            await a.wait_until(lambda: a.round is not None and b.round is not None)
+            assert a.clock["starts_in"] == 0 and a.clock["remaining"] == 60
+            for c in (a, b):
+                await c.roll()
+                await c.write(choose_box(c.state))
+            await a.wait_until(lambda: a.round["round"] == 1 and a.clock is not None)
+            await b.wait_until(lambda: b.round["round"] == 1 and b.clock is not None)
+            for c in (a, b):
+                assert c.clock["starts_in"] == ROUND_REVEAL_SECONDS
+                assert c.clock["remaining"] == 60        # the whole turn, once it runs
+            clock.advance(60)                # the turn's length alone: nothing is played yet
+            await barrier(a, b)
+            assert a.seq == 4 and a.my_turn and b.my_turn
+            clock.advance(ROUND_REVEAL_SECONDS + 1)      # the wait and the turn are over
+            await a.wait_until(lambda: a.seq == 8)
+            assert all(r["move"]["auto"] for r in a.records[4:] if r["move"]["type"] != "give_up")
     run(main())

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import actions as A
 from .. import lang, sprites, theme
 from ..actions import Action
-from ..widgets import Button, TextField, draw_text, pad_typing_badge
+from ..widgets import Button, TextField, draw_text, pad_typing_badge, shared_text_px
 
 
 class Scene:
@@ -183,6 +183,11 @@ class Scene:
         """Window rects a toast must not cover: the buttons."""
         return [w.screen_rect(layout) for w in self.widgets if self.visible(w) and w.action is not None]
 
+    def toast_area(self, layout):
+        """The one place this scene's toasts go (a window rect they are centred in), for a
+        screen whose bottom holds what the player reads; None: at the bottom, above the buttons."""
+        return None
+
     def draw_background(self, surface) -> None:
         surface.blit(sprites.felt(surface.get_size()), (0, 0))
 
@@ -191,12 +196,14 @@ class Scene:
         draw_text(surface, text, L.rect((80, y, 1120, 56)), L.font_px(size), theme.TEXT_ON_FELT,
                   bold=True, align="center", shadow=True)
 
-    def draw_widgets(self, surface) -> None:
+    def draw_widgets(self, surface, only=None) -> None:
+        """The visible widgets (those ``only`` accepts, when given); buttons drawn together
+        share their label size with their siblings (``widgets.shared_text_px``)."""
         L = self.layout
         mouse = self.app.mouse
-        for w in self.widgets:
-            if not self.visible(w):
-                continue
+        shown = [w for w in self.widgets if self.visible(w) and (only is None or only(w))]
+        text_px = shared_text_px([w for w in shown if isinstance(w, Button)], L)
+        for w in shown:
             r = w.screen_rect(L)
             hover = r.collidepoint(mouse)
             focused = w.id == self.focus_id
@@ -205,7 +212,8 @@ class Scene:
                 if focused and self.app.input_kind == "controller":
                     pad_typing_badge(surface, L, r)     # how a pad types here
             else:
-                w.draw(surface, L, hover, focused, w.action is None or self.enabled(w.action))
+                w.draw(surface, L, hover, focused, w.action is None or self.enabled(w.action),
+                       text_px.get(w.id))
 
     def draw(self, surface) -> None:
         self.draw_background(surface)

@@ -520,6 +520,10 @@ class GameScene(Scene):
         """The sheet column drawn as the one playing."""
         return self.state.active
 
+    def shows_previews(self) -> bool:
+        """Whether the free boxes show what the dice on the table would score."""
+        return True
+
     def draw(self, surface) -> None:
         L = self.layout
         st = self.state
@@ -529,7 +533,8 @@ class GameScene(Scene):
         active = self.highlighted_seat()
         landing = self.dice_landing()
         # what the roll scores shows when the dice are down, not while they tumble
-        previews = self.input.previews(st) if (st.dice is not None and not st.over and not landing) else {}
+        previews = self.input.previews(st) if (st.dice is not None and not st.over and not landing
+                                               and self.shows_previews()) else {}
         self.sheet_view.draw(surface, L, st, active_col=active, previews=previews,
                              selection=self.input.selection if mine else None,
                              pending=self.input.pending if mine else None,
@@ -637,6 +642,12 @@ class GameScene(Scene):
             return self.t("game.advisor.write_scratch", box=box, score=score)
         return self.t("game.advisor.write", box=box, points=opt[2], score=score)
 
+    def toast_area(self, layout):
+        """Beside the sheet, between the rolls left and the key hints: a toast ("Roll the dice
+        first.") covers neither the sheet, the dice, the key-hint line nor the buttons."""
+        top = self.pip_y + 40
+        return layout.rect((self.cx - self.half_wide, top, 2 * self.half_wide, 542 - top))
+
     def toast_clear(self, layout) -> list:
         """The buttons and the key-hint line: a message never hides which key does what."""
         line = layout.rect((self.cx - self.half_wide, 546, 2 * self.half_wide, 48))
@@ -696,7 +707,4 @@ class GameScene(Scene):
         for i, line in enumerate(lines):
             draw_text(surface, line, L.rect((440, top + 90 + 28 * i, 400, 26)), L.font_px(19),
                       theme.INK_SOFT, align="center")
-        for w in self.widgets:
-            if w.id.startswith("dialog_"):
-                rr = w.screen_rect(L)
-                w.draw(surface, L, rr.collidepoint(self.app.mouse), w.id == self.focus_id, True)
+        self.draw_widgets(surface, only=lambda w: w.id.startswith("dialog_"))

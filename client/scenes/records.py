@@ -20,10 +20,10 @@ import pygame
 from bonanza.core.settings import RULESETS
 
 from .. import actions as A
-from .. import lang, theme
+from .. import fonts, lang, theme
 from ..actions import Action
 from ..texts import game_date, verdict_text
-from ..widgets import draw_text, draw_wrapped, list_row_back, shadowed_panel
+from ..widgets import draw_text, draw_wrapped, fit_columns, list_row_back, shadowed_panel
 from .base import Scene
 
 CATEGORIES = ("random", "seeded", "daily", "relay", "table")
@@ -36,8 +36,9 @@ LIST_X, LIST_W = 560, 660
 LIST_Y, ROW_H = 226, 36
 COLS_BOARD = ((0, 30, "right"), (34, 110, "right"), (150, 116, "right"), (272, 226, "center"),
               (504, 150, "center"))                      # #, score, time, seed, date
-COLS_HISTORY = ((0, 100, "left"), (104, 164, "left"), (272, 84, "left"), (358, 100, "right"),
-                (460, 90, "right"), (552, 108, "right"))  # date, board, ruleset, score, time, status
+# the history's columns are as wide as their words (``fit_columns``); only their alignment is fixed
+HISTORY_ALIGN = ("left", "left", "left", "right", "right", "right")  # date, board, ruleset, score, time, status
+HISTORY_GAP = 14        # design units between two of its columns
 
 
 def format_number(value) -> str:
@@ -513,6 +514,50 @@ class RecordsScene(Scene):
             if i:
                 pygame.draw.line(surface, theme.PAPER_LINE, L.point(68, y - 5), L.point(496, y - 5), 1)
 
+    def row_cells(self, idx: int, rec, rs) -> tuple[tuple[str, ...], list[tuple[int, bool, tuple]]]:
+        """A game's cells in the list and how each is drawn: (design size, bold, colour)."""
+        from ..i18n import format_duration
+        duration = format_duration(rec.duration_ms, lang.current())
+        cells: tuple[str, ...]
+        signer = self.signer(rec)
+        unknown = signer is not None and not signer.known
+        if signer is not None:      # unknown keys come after the board, unranked
+            cells = ("?" if unknown else f"{idx + 1}.", str(rec.score), duration,
+                     ("? " if unknown else "") + (signer.fingerprint or "–"), game_date(rec))
+        elif rs:
+            cells = (f"{idx + 1}.", str(rec.score), duration, seed_cell(rec), game_date(rec))
+        else:
+            cells = (game_date(rec), self.t(f"records.cat.{rec.category or rec.mode}"),
+                     self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score), duration,
+                     self.t(f"history.status.{rec.status}"))
+        style = []
+        for j in range(len(cells)):
+            strong = bool((rs and j == 1) or (not rs and j == 3))
+            stopped = not rs and j == 5 and not rec.finished   # a given-up game stands out
+            style.append((16 if signer is not None and j == 3 else 18, strong or stopped,
+                          theme.BAD if stopped or unknown else theme.INK))
+        return cells, style
+
+    def history_columns(self, heads, rows) -> tuple[list[tuple[int, int, str]], list[int]]:
+        """The history's columns in window pixels, (x, width, align), and the one text size of
+        each column's cells.  Its words differ in length from language to language, so each
+        column is as wide as its widest cell (``fit_columns``) and two never touch (fr and es
+        dates and states did); a narrowed column's cells share the size its widest one fits at."""
+        L = self.layout
+        small = theme.MIN_READABLE_PX
+        needs = [fonts.text_width(h, L.font_px(16), True) for h in heads]
+        least = [fonts.text_width(h, small, True) for h in heads]
+        for cells, style in rows:
+            for j, text in enumerate(cells):
+                needs[j] = max(needs[j], fonts.text_width(text, L.font_px(style[j][0]), style[j][1]))
+                least[j] = max(least[j], fonts.text_width(text, small, style[j][1]))
+        box = L.rect((LIST_X, 0, LIST_W, 0))
+        place = [(x, w, align) for (x, w), align
+                 in zip(fit_columns(needs, box.x, box.w, L.px(HISTORY_GAP), least), HISTORY_ALIGN)]
+        sizes = [min((fonts.fit_size(cells[j], L.font_px(style[j][0]), place[j][1], style[j][1])
+                      for cells, style in rows), default=L.font_px(18)) for j in range(len(heads))]
+        return place, sizes
+
     def draw_list(self, surface) -> None:
         L = self.layout
         card = L.rect((LIST_X - 20, 136, LIST_W + 40, 464))
@@ -521,20 +566,26 @@ class RecordsScene(Scene):
         head = self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}")) if rs else self.t("history.title")
         head_w = LIST_W - 246 if self.tab == "relay" else LIST_W     # the hints switch beside it
         draw_text(surface, head, L.rect((LIST_X, 146, head_w, 34)), L.font_px(22), theme.INK, bold=True)
-        cols: tuple[tuple[int, int, str], ...]
         heads: tuple[str, ...]
         if rs:
-            cols = COLS_BOARD
             # the Server board names who vouches for each game instead of its seed
             heads = ("", self.t("game.score"), self.t("game.time"),
                      self.t("records.relay_key" if self.tab == "relay" else "records.seed"),
                      self.t("history.date"))
         else:
-            cols = COLS_HISTORY
             heads = (self.t("history.date"), self.t("history.board"), self.t("stats.per_ruleset"),
                      self.t("game.score"), self.t("game.time"), self.t("history.status"))
-        for (x, w, align), text in zip(cols, heads):
-            draw_text(surface, text, L.rect((LIST_X + x, 186, w, 30)), L.font_px(16), theme.INK_SOFT,
+        rows = [self.row_cells(idx, rec, rs) for idx, rec in enumerate(self.entries)]
+        if rs:
+            place = [(L.rect((LIST_X + x, 0, w, 0)).x, L.rect((LIST_X + x, 0, w, 0)).w, align)
+                     for x, w, align in COLS_BOARD]
+            sizes: list[int | None] = [None] * len(heads)      # a board's cells fit one by one
+        else:
+            place, fitted = self.history_columns(heads, rows)
+            sizes = list(fitted)
+        head_y = L.rect((LIST_X, 186, LIST_W, 30))
+        for (x, w, align), text in zip(place, heads):
+            draw_text(surface, text, pygame.Rect(x, head_y.y, w, head_y.h), L.font_px(16), theme.INK_SOFT,
                       bold=True, align=align)
         pygame.draw.line(surface, theme.INK_SOFT, L.point(LIST_X, 220), L.point(LIST_X + LIST_W, 220),
                          max(1, L.px(2)))
@@ -542,38 +593,17 @@ class RecordsScene(Scene):
             draw_text(surface, self.t("history.empty"), L.rect((LIST_X, 330, LIST_W, 40)), L.font_px(22),
                       theme.INK_SOFT, align="center")
             return
-        from ..i18n import format_duration as _duration
-
-        def format_duration(ms):
-            return _duration(ms, lang.current())
         mouse = self.app.mouse
         for i in range(min(VISIBLE, len(self.entries) - self.top)):
             idx = self.top + i
-            rec = self.entries[idx]
             row = L.rect((LIST_X, LIST_Y + i * ROW_H, LIST_W, ROW_H))
             list_row_back(surface, L, row, idx == self.sel, self.focus_id == "list",
                           row.collidepoint(mouse))
-            cells: tuple[str, ...]
-            signer = self.signer(rec)
-            unknown = signer is not None and not signer.known
-            if signer is not None:      # unknown keys come after the board, unranked
-                cells = ("?" if unknown else f"{idx + 1}.", str(rec.score),
-                         format_duration(rec.duration_ms),
-                         ("? " if unknown else "") + (signer.fingerprint or "–"), game_date(rec))
-            elif rs:
-                cells = (f"{idx + 1}.", str(rec.score), format_duration(rec.duration_ms), seed_cell(rec),
-                         game_date(rec))
-            else:
-                cells = (game_date(rec), self.t(f"records.cat.{rec.category or rec.mode}"),
-                         self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score),
-                         format_duration(rec.duration_ms), self.t(f"history.status.{rec.status}"))
-            for j, ((x, w, align), text) in enumerate(zip(cols, cells)):
-                strong = (rs and j == 1) or (not rs and j == 3)
-                stopped = not rs and j == 5 and not rec.finished   # a given-up game stands out
-                draw_text(surface, text, L.rect((LIST_X + x, LIST_Y + i * ROW_H + 2, w, ROW_H - 4)),
-                          L.font_px(16 if signer is not None and j == 3 else 18),
-                          theme.BAD if stopped or unknown else theme.INK,
-                          bold=strong or stopped, align=align)
+            cells, style = rows[idx]
+            line = L.rect((LIST_X, LIST_Y + i * ROW_H + 2, LIST_W, ROW_H - 4))
+            for (x, w, align), text, (size, bold, color), px in zip(place, cells, style, sizes):
+                draw_text(surface, text, pygame.Rect(x, line.y, w, line.h),
+                          L.font_px(size) if px is None else px, color, bold=bold, align=align)
         # a scroll bar when the list is longer than the view
         if len(self.entries) > VISIBLE:
             track = L.rect((LIST_X + LIST_W + 6, LIST_Y, 6, VISIBLE * ROW_H))

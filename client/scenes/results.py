@@ -295,6 +295,10 @@ class ResultsScene(Scene):
         """This window's seat gave up (or left) before the end."""
         return any(s.seat == self.my_seat and s.gave_up for s in self.standings)
 
+    def toast_area(self, layout):
+        """Over the title: below, the Verified line and the saved file sit above the buttons."""
+        return layout.rect((84, 6, 1112, 84))
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)

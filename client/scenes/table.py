@@ -12,13 +12,16 @@ import threading
 
 import pygame
 
+from bonanza.core.game import apply_legal, new_game
 from bonanza.core.match import NO_HOLD
+from bonanza.core.settings import ROUND_REVEAL_SECONDS
 
 from .. import actions as A
 from .. import fonts, sprites, theme
 from ..i18n import format_date
 from ..relay_client import answers_own_move
 from ..relay_notes import handle_relay_error, leave_untrusted
+from ..round_replay import SPEED, RoundReplay, Step, steps_of
 from ..texts import box_key
 from ..widgets import draw_text
 from .game_base import GameScene
@@ -40,6 +43,14 @@ class TableScene(GameScene):
     _win = None
     _playout: threading.Thread | None = None      # the play-outs of the newest state, if running
     _playout_pending: tuple | None = None         # (advisor, state) to play out once it is done
+    # A daily table's reveal, replayed (client/round_replay.py): the replay playing now, the
+    # game as committed through the records replayed so far, a key that only ended a
+    # replay, and the end of the game while its last round is still being replayed.
+    replay: RoundReplay | None = None
+    _fold = None
+    _swallow = False
+    _skipped_turn = 0          # the replay of rounds up to this one was skipped
+    _end_msg: dict | None = None
 
     def __init__(self, app, conn, relay=None):
         self.conn = conn
@@ -49,7 +60,7 @@ class TableScene(GameScene):
         self.own(conn)
         if relay is not None:
             self.own(relay)
-        self.clock_at = None       # (remaining, app.now when received, seat)
+        self.clock_at = None       # (remaining, app.now when received, seat, seconds it waits)
         self._last_beep = None
         self._shown_secs = None
         self._take_clock(conn.clock)
@@ -66,6 +77,10 @@ class TableScene(GameScene):
         # cells the clock wrote, from every record so far (a resumed game included)
         self._auto = {(r["move"]["seat"], r["move"]["box"]) for r in conn.records
                       if r["move"].get("type") == "write" and r["move"].get("auto")}
+        if self.in_rounds():     # what came before this screen (a resume) is not replayed
+            self._fold = new_game(st.setup)
+            for r in list(conn.records):
+                self._fold = apply_legal(self._fold, r["move"])
 
     def daily_date(self) -> str | None:
         """The date of a relay daily (alone or at a daily table), else None."""
@@ -89,7 +104,21 @@ class TableScene(GameScene):
 
     @property
     def state(self):
-        return self.conn.state
+        """The game as drawn: the replay's moment while a round's reveal is replayed."""
+        step = self.replay_step()
+        return step.state if step is not None else self.conn.state
+
+    def replaying(self) -> bool:
+        return self.replay is not None and not self.replay.done
+
+    def replay_step(self) -> Step | None:
+        """The moment of the reveal's replay being shown, if one plays."""
+        return self.replay.step if self.replay is not None else None
+
+    def shows_previews(self) -> bool:
+        """A replayed box being written shows only itself filling, not what else it could have been."""
+        step = self.replay_step()
+        return step is None or step.kind == "roll"
 
     @property
     def my_seat(self):
@@ -99,7 +128,7 @@ class TableScene(GameScene):
         st = self.state
         return (st is not None and not st.over and self.conn.seat is not None
                 and st.active == self.conn.seat and self.conn.status == "connected"
-                and not self.round_done())
+                and not self.round_done() and not self.replaying())
 
     # A daily table is played in rounds (docs/fairness.md): the seat plays its turn with
     # its own dice while the others play theirs, then waits until the round is revealed.
@@ -111,7 +140,10 @@ class TableScene(GameScene):
 
     def highlighted_seat(self):
         """In a round, only this seat's column plays (the others' are hidden until the
-        reveal); nobody's while it waits."""
+        reveal); nobody's while it waits; the replayed seat's during the reveal's replay."""
+        step = self.replay_step()
+        if step is not None:
+            return step.seat
         if self.in_rounds():
             return None if self.round_done() else self.conn.seat
         return self.state.active
@@ -161,6 +193,8 @@ class TableScene(GameScene):
         self.conn.send({"type": "write", "box": box})
 
     def enabled(self, action) -> bool:
+        if self._swallow:
+            return False        # the key or click that ended the replay does nothing else
         if self.awaiting and action.name in QUEUED and self.dialog is None:
             return True         # it waits for the answer (``handle``), then is judged
         return super().enabled(action)
@@ -300,13 +334,19 @@ class TableScene(GameScene):
 
     # ---------------------------------------------------------- frame
     def _take_clock(self, clock) -> None:
-        self.clock_at = None if not clock else (float(clock["remaining"]), self.app.now, clock.get("seat"))
+        """``starts_in``: a daily round's clock waits that long for the reveal's replay."""
+        if not clock:
+            self.clock_at = None
+            return
+        wait = clock.get("starts_in")
+        wait = float(wait) if isinstance(wait, (int, float)) and wait > 0 else 0.0
+        self.clock_at = (float(clock["remaining"]), self.app.now, clock.get("seat"), wait)
 
     def remaining(self):
         if self.clock_at is None:
             return None
-        rem, at, _ = self.clock_at
-        return max(0.0, rem - (self.app.now - at))
+        rem, at, _, wait = self.clock_at
+        return max(0.0, rem - max(0.0, self.app.now - at - wait))
 
     def update(self, dt):
         msgs = self.conn.poll()
@@ -357,8 +397,18 @@ class TableScene(GameScene):
                 leave_untrusted(self, msg)      # not played on, not recorded
                 return
             elif kind == "end":
+                self._follow_reveal()
+                if self.replaying():          # the last round is replayed, then the results
+                    self._end_msg = msg
+                    continue
                 self.finish(msg)
                 return
+        self._follow_reveal()
+        self._play_replay(dt)
+        self._swallow = False
+        if self._end_msg is not None and not self.replaying():
+            self.finish(self._end_msg)
+            return
         super().update(dt)
         if answered and self.awaiting:
             self._answered()
@@ -383,11 +433,75 @@ class TableScene(GameScene):
             return
         seat, box = mv["seat"], mv["box"]
         self._auto.add((seat, box))
-        points = self.state.sheets[seat].get(box)
+        points = self.conn.state.sheets[seat].get(box)
         name = self.state.setup.seats[seat].name
         key = "table.auto_move_you" if seat == self.conn.seat else "table.auto_move_for"
         self.app.show(self.t(key, name=name, box=self.t(box_key(box, self.state.ruleset)), points=points or 0),
                       "info", 5.0)
+
+    # ---------------------------------------------------------- the reveal's replay
+    def _follow_reveal(self) -> None:
+        """A daily round's records came: replay the others' moves (at once, or added to a
+        replay still playing); the clock of the next turn waits ROUND_REVEAL_SECONDS."""
+        if self._fold is None:
+            return
+        records = list(self.conn.records)
+        moves = [r["move"] for r in records[self._fold.seq:]]
+        if not moves:
+            return
+        speed = SPEED.get(self.app.profile.settings["animation"])
+        me = self.conn.seat
+        st = self.conn.state
+        mine = st.sheets[me] if me is not None and st is not None else None
+        steps, self._fold = steps_of(self._fold, moves, me, mine, speed or 0.0)
+        # the rest of a reveal skipped while it was still arriving is not replayed either
+        steps = [s for s in steps if s.turn > self._skipped_turn]
+        if speed is None or not steps:
+            return         # instant or no motion: the round lands as it is
+        if self.replaying():
+            self.replay.extend(steps)
+        else:
+            self.replay = RoundReplay(steps, self.app.now, ROUND_REVEAL_SECONDS)
+            self._show_step()
+
+    def _play_replay(self, dt: float) -> None:
+        replay = self.replay
+        if replay is None:
+            return
+        if self.clock_at is not None:   # never past the time this seat's clock waits
+            _, at, _, wait = self.clock_at
+            replay.fit(at, wait)
+        if replay.advance(self.app.now, dt):
+            self._show_step()
+        self.app.dirty = True
+        if replay.done:
+            self.replay = None
+
+    def _show_step(self) -> None:
+        """A step of the replay begins: its dice roll, its box is written (with the sounds)."""
+        step, replay = self.replay_step(), self.replay
+        if step is None or replay is None:
+            return
+        now = self.app.now
+        # the turn shown changed, not this player's: nothing of its input is reset
+        self._seen_turn = (step.state.turn, step.seat)
+        if step.kind == "roll":
+            seconds = min(self.app.profile.animation_seconds,
+                          0.8 * step.seconds / replay.speed(now))
+            self.dice_view.start_roll(now, step.held, seconds)
+            self.app.play_sound("dice")
+        elif step.move["type"] == "write":
+            points = step.state.sheets[step.seat].get(step.move["box"])
+            self.app.play_sound("write" if points else "scratch")
+
+    def skip_animation(self) -> None:
+        """Any key or click ends the replay (and does nothing else: ``enabled``)."""
+        super().skip_animation()
+        if self.replay is not None and not self.replay.done:
+            self._skipped_turn = max(s.turn for s in self.replay.steps)
+            self.replay = None
+            self._swallow = True
+            self.dice_view.rolled_at = None
 
     def on_exit(self) -> None:
         if self.done:                 # over, or left for good: nothing to rejoin
@@ -419,7 +533,8 @@ class TableScene(GameScene):
         """Full frame rate only while something moves (dice, the urgent clock's pulse);
         ``update`` marks the frame dirty when the relay says something or the clock ticks."""
         rem = self.remaining()
-        return super().animating() or (rem is not None and 0 < rem <= URGENT_SECONDS)
+        return (super().animating() or self.replaying()
+                or (rem is not None and 0 < rem <= URGENT_SECONDS))
 
     def draw_table_top(self, surface):
         if self.ncols == 2:
@@ -429,7 +544,11 @@ class TableScene(GameScene):
             surface.blit(sprites.wood(r.size, L.px(70)), r)
 
     def shown_held(self) -> list[bool]:
-        """Mine as I toggle them; another seat's as the relay relays them, live."""
+        """Mine as I toggle them; another seat's as the relay relays them, live (or as
+        the reveal's replay shows them)."""
+        step = self.replay_step()
+        if step is not None:
+            return list(step.held)
         if self.my_turn():
             return self.input.held
         st = self.state
@@ -463,7 +582,10 @@ class TableScene(GameScene):
         # at one window passed around, the turn says whose it is, by name
         mine = self.my_turn() and not getattr(self.conn, "local", False)
         text = self.t("table.your_turn") if mine else self.t("table.turn_of", name=name)
-        if self.round_done():
+        step = self.replay_step()
+        if step is not None:
+            text = self.t("table.replay_turn", name=st.setup.seats[step.seat].name, turn=step.turn)
+        elif self.round_done():
             text = self.t("table.round_waiting")
         left = cx - self.half
         clock_x = cx + self.half - 190
@@ -497,7 +619,11 @@ class TableScene(GameScene):
 
     def draw_footer(self, surface):
         L = self.layout
-        if self.round_done():
+        if self.replaying():
+            draw_text(surface, self.t("table.replay_skip"),
+                      L.rect((self.cx - self.half, 440, 2 * self.half, 40)),
+                      L.font_px(22), theme.TEXT_ON_FELT_SOFT, align="center")
+        elif self.round_done():
             names = self.still_playing()
             if names:
                 draw_text(surface, self.t("table.round_still_playing", names=", ".join(names)),
@@ -542,6 +668,8 @@ class TableScene(GameScene):
         st = self.state
         if st is None or self.loader is None or not self.loader.ready or len(st.setup.seats) < 2:
             return None
+        if self.replaying():
+            return self._win       # the moments of a replay are not new states of the game
         if st.seq != self._win_key:
             from bonanza.core.analysis import win_chances
             advisor = self.loader.result(0)
