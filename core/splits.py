@@ -58,3 +58,52 @@ def tool_assisted(log: GameLog, seat: int = 0) -> bool:
     """Whether the median decision is quicker than a person reads dice."""
     d = decisions(log, seat)
     return len(d) >= 5 and median(d) < TOOL_ASSISTED_MEDIAN_MS
+
+
+# --- comparing a run with the runs before it (the splits panel, the results' table) ---
+# A run's *comparison* is the fastest earlier finished run of its category (the personal
+# best by time, as split timers count it); the *gold split* of a turn is the fastest that
+# turn ever took in the category, and the *sum of best* is what a run made of every gold
+# split would take.  Only whole runs of the same length compare turn by turn.
+
+
+def cumulative(turns: list[int]) -> list[int]:
+    """The run's time at the end of each turn."""
+    out: list[int] = []
+    total = 0
+    for ms in turns:
+        total += ms
+        out.append(total)
+    return out
+
+
+def gaps(live: list[int], best: list[int]) -> list[int]:
+    """Per finished turn of ``live``, its time so far minus ``best``'s at the same turn
+    (negative: ahead of the best); only as far as both runs go."""
+    return [a - b for a, b in zip(cumulative(live), cumulative(best))]
+
+
+def live_gap(live: list[int], running_ms: int, best: list[int]) -> int | None:
+    """The gap of the turn being played: the run's time now minus ``best``'s time at the
+    end of this turn (None once ``best`` has no such turn)."""
+    turn = len(live)
+    if turn >= len(best):
+        return None
+    return running_ms - cumulative(best)[turn]
+
+
+def gold_splits(runs: list[list[int]], turns: int) -> list[int] | None:
+    """The fastest time of each turn over the whole runs of ``turns`` turns (None when
+    there are none)."""
+    whole = [r for r in runs if len(r) == turns]
+    if not whole:
+        return None
+    return [min(r[i] for r in whole) for i in range(turns)]
+
+
+def fastest(runs: list[list[int]], turns: int) -> list[int] | None:
+    """The splits of the fastest whole run (the first of equal times: the older one)."""
+    whole = [r for r in runs if len(r) == turns]
+    if not whole:
+        return None
+    return min(whole, key=sum)
