@@ -74,6 +74,16 @@ class ConnectionHost(Protocol[C_contra]):
         """The connection has frames to write: flush them after this iteration's work."""
         ...
 
+    @property
+    def sealing(self) -> bool:
+        """Records wait for their batch signature (``seal`` before anything else is sent,
+        so every client still gets a table's messages in the order they happened)."""
+        ...
+
+    def seal(self) -> None:
+        """Sign the records waiting and send them (``core.signing.BatchSigner``)."""
+        ...
+
     def on_disconnect(self, conn: C_contra) -> None:
         """The connection closed: its seat is detached, its watching ends."""
         ...

@@ -297,14 +297,22 @@ class Table:
         move = rec["move"]
         if move["type"] in ("roll", "write") and not move.get("auto"):
             self.slots[move["seat"]].autos = 0
-        if self.journal is not None:
-            self.journal.moved(match.log.encoded[-1])
         self._new_turn()
-        self.broadcast_move(match.log.encoded[-1], self.clock_info(), sender, rid)
+        clock = self.clock_info()
+        # The record is complete once its batch is signed (before this pass of the event
+        # loop sends anything): then it is journaled, and sent as logged.
+        match.log.when_sealed(len(match.log) - 1,
+                              lambda data: self._send_move(data, clock, sender, rid))
         if match.state.over:
             self.finish()
         else:
             self._after()
+
+    def _send_move(self, data: bytes, clock: dict | None, sender: "Conn | None",
+                   rid: Any) -> None:
+        if self.journal is not None:     # on disk (handed to the system) before anyone sees it
+            self.journal.moved(data)
+        self.broadcast_move(data, clock, sender, rid)
 
     # ------------------------------------------------------------ the turn clock
     def clock_info(self) -> dict | None:
