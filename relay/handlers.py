@@ -24,6 +24,7 @@ from bonanza.core.settings import (
     DEFAULT_RULESET,
     MAX_NAME,
     MIN_SEATS_TABLE,
+    REACTIONS,
     REMATCH_SECONDS,
     RULESETS,
     TURN_SECONDS,
@@ -549,6 +550,26 @@ def _rematch_room(relay: Host, conn: Conn, old: Table) -> None:
                                      f"every {lim.rematch_every:g} s")
 
 
+# ---------------------------------------------------------------- quick reactions
+def react(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
+    """A player's quick reaction, passed to everyone at the table (itself included) as
+    ``reaction {seat, emote}``; never logged.  Only the ids in ``REACTIONS`` (no free text
+    reaches another screen), and a seat's bucket bounds how often: a flood is refused, not
+    relayed."""
+    table, slot = _seated(conn)
+    if table.mode != "table":
+        raise Refuse("not_at_table", "reactions are for tables with other players")
+    emote = msg.get("emote")
+    if not isinstance(emote, str) or emote not in REACTIONS:
+        raise Refuse("unknown_emote", f"no reaction {str(emote)[:20]!r}: one of "
+                                      f"{', '.join(REACTIONS)}")
+    lim = relay.limits
+    if not relay.buckets.take("react", f"{table.code}:{slot.index}", lim.react_burst,
+                              lim.react_every):
+        raise Refuse("reacting_too_fast", f"one reaction every {lim.react_every:g} s")
+    table.broadcast({"type": "reaction", "seat": slot.index, "emote": emote}, conn, rid)
+
+
 # ---------------------------------------------------------------- watching
 def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """Watch a table: the log so far, then every move, hold, clock and the end; nothing
@@ -718,7 +739,7 @@ HANDLERS: dict[str, Callable[[Host, Conn, dict, Any], None]] = {
     "list_tables": list_tables, "create_table": create_table, "join": join,
     "set_name": set_name, "leave": leave, "start": start,
     "hold": hold, "roll": roll, "write": write, "give_up": give_up, "resume": resume,
-    "watch": watch, "rematch": rematch, "reveal": reveal,
+    "watch": watch, "rematch": rematch, "reveal": reveal, "react": react,
     "ranked_play": ranked_play, "ranked_info": ranked_info,
     "daily_info": daily_info, "daily_play": daily_play, "daily_log": daily_log,
 }

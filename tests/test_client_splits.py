@@ -206,7 +206,9 @@ def test_the_ranked_board_keeps_tool_assisted_runs_off_unless_asked(app, artifac
     sc.info = {"type": "ranked_info", "boards": {"bonanza": {
         "no_hints": [dict(row, name="Ann", place=1, tool_assisted=False)], "hints": [],
         "tool_assisted": [dict(row, name="Scripted", score=258, duration_ms=318, place=1,
-                               tool_assisted=True)]}}}
+                               tool_assisted=True),
+                          # a relay's list is its word: a bad entry is shown, never trusted
+                          dict(row, name="Odd", duration_ms="soon", place=2)]}}}
     app.profile.settings["show_hints"] = False
     app.step()
     texts = drawn_texts(app)
@@ -215,5 +217,6 @@ def test_the_ranked_board_keeps_tool_assisted_runs_off_unless_asked(app, artifac
     click(app, "tool")
     texts = drawn_texts(app)
     assert any("Scripted" in t for t in texts) and lang.t("ranked.tool_assisted") in texts
+    assert any("Odd" in t and "–" in t for t in texts)
     assert lang.t("records.tool_shown") in texts
     app.screenshot(artifacts / "client_ranked_tool_assisted.png")

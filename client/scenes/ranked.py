@@ -25,6 +25,13 @@ from .base import Scene
 BOARD_ROWS = 8
 
 
+def board_time(entry: dict) -> str:
+    """A board row's run time; "–" for anything but whole milliseconds (a relay's board is
+    its own word: a bad value is shown as unknown, it never stops the window)."""
+    ms = entry.get("duration_ms")
+    return format_duration(ms) if type(ms) is int and ms >= 0 else "–"
+
+
 class RankedScene(Scene):
     title_key = "ranked.title"
 
@@ -208,14 +215,14 @@ class RankedScene(Scene):
                          L.font_px(17), theme.INK_SOFT)
         for e in self.board():
             line = self.t("ranked.row", place=e["place"], name=e["name"], score=e["score"],
-                          time=format_duration(e.get("duration_ms") or 0))
+                          time=board_time(e))
             draw_text(surface, line, L.rect((704, y, 380, 30)), L.font_px(17), theme.INK)
             draw_text(surface, self.tn("ranked.attempts", e["attempts"]),
                       L.rect((1080, y, 120, 30)), L.font_px(15), theme.INK_SOFT, align="right")
             y += 34
         for e in self.tool_runs():     # unranked, each marked as the relay marked it
             line = self.t("ranked.row", place="?", name=e.get("name", "?"), score=e.get("score", "?"),
-                          time=format_duration(e.get("duration_ms") or 0))
+                          time=board_time(e))
             draw_text(surface, line, L.rect((704, y, 360, 30)), L.font_px(17), theme.INK_SOFT)
             draw_text(surface, self.t("ranked.tool_assisted"), L.rect((1064, y, 136, 30)),
                       L.font_px(15), theme.BAD, bold=True, align="right")
