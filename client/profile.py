@@ -25,6 +25,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "palette": "standard",      # theme.PALETTES
     "fullscreen": False,
     "show_hints": True,
+    "show_splits": False,       # the splits panel during a local run (Settings, or S in the game)
     "bot_speed": "normal",      # core.settings.BOT_SPEEDS: how long a watched bot waits per move
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
     "last_join": {},            # the join form as last sent: address, port, code
