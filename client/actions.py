@@ -40,8 +40,10 @@ PRESS = "press"                # arg: a button id (a click on a button)
 FOCUS = "focus"                # arg: a widget id (a click on a text field)
 COPY = "copy"                  # copy what the screen offers to share (the daily's result)
 RESET = "reset"                # end this run and start the next one of its category at once
+TOGGLE_SPLITS = "toggle_splits"  # show or hide the splits panel during a run
 UNDO = "undo"                  # practice: take back the last hold or write (never a roll)
 KEYBOARD = "keyboard"          # a controller's A on a text field: the on-screen keyboard opens
+REACT = "react"                # arg: index into core.settings.REACTIONS (a quick reaction at a table)
 
 KEYMAP: dict[int, Action] = {
     pygame.K_r: Action(ROLL),
@@ -54,7 +56,11 @@ KEYMAP: dict[int, Action] = {
     pygame.K_h: Action(TOGGLE_HINTS),
     pygame.K_c: Action(COPY),
     pygame.K_F5: Action(RESET),
+    pygame.K_s: Action(TOGGLE_SPLITS),
     pygame.K_u: Action(UNDO),
+    # quick reactions at a table: the number keys after the dice's 1-5
+    pygame.K_6: Action(REACT, 0), pygame.K_7: Action(REACT, 1), pygame.K_8: Action(REACT, 2),
+    pygame.K_9: Action(REACT, 3), pygame.K_0: Action(REACT, 4),
     pygame.K_UP: Action(UP), pygame.K_DOWN: Action(DOWN),
     pygame.K_LEFT: Action(LEFT), pygame.K_RIGHT: Action(RIGHT),
     pygame.K_TAB: Action(NEXT),

@@ -25,6 +25,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "palette": "standard",      # theme.PALETTES
     "fullscreen": False,
     "show_hints": True,
+    "show_splits": False,       # the splits panel during a local run (Settings, or S in the game)
     "bot_speed": "normal",      # core.settings.BOT_SPEEDS: how long a watched bot waits per move
     "last_host": {},            # the host form as last opened: seats, turn, ruleset, bots
     "last_join": {},            # the join form as last sent: address, port, code
@@ -36,6 +37,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {   # JSON values of several kinds, one per k
     "relay_keys": {},           # relay keys pinned by key (hex): the "address:port"s met at
     "relay_keys_met": [],       # every relay key (hex) met in a lobby or trusted on the board
     "run_attempts": {},         # runs started per local category (client.categories), resets too
+    "guided_done": False,       # the guided first game was played or skipped: not offered again
 }
 # "off" is reduce motion; "instant" (the speedrun setting) is the same and drops the roll guard
 ANIMATION_SECONDS = {"instant": 0.0, "off": 0.0, "fast": 0.18, "normal": 0.45}

@@ -41,11 +41,17 @@ MOVES = ("roll", "write", "give_up")    # the intents the relay always answers
 ANSWER_WAIT = 0.005
 
 
+# the refusals of a quick reaction (``react``), which answer no move of the seat
+REACTION_REFUSALS = frozenset(("unknown_emote", "reacting_too_fast", "not_at_table"))
+
+
 def answers_own_move(msg: dict, seat: int | None, in_rounds: bool) -> bool:
     """Whether ``msg`` answers a move this seat sent: its record, or in a daily round its
-    own move (the round's records come at the reveal), or an error."""
+    own move (the round's records come at the reveal), or an error (but a reaction's)."""
     kind = msg.get("type")
-    if kind in ("error", "own_move"):
+    if kind == "error":
+        return msg.get("code") not in REACTION_REFUSALS
+    if kind == "own_move":
         return True
     if kind != "move" or in_rounds:
         return False
@@ -492,6 +498,11 @@ class RelayClient:
     async def rematch(self) -> dict:
         """Play again with the same seats, rules and clock (``joined`` the new table)."""
         return await self.request({"type": "rematch"})
+
+    async def react(self, emote: str) -> dict:
+        """A quick reaction at this table (``core.settings.REACTIONS``); the answer is the
+        ``reaction`` everyone at the table gets."""
+        return await self.request({"type": "react", "emote": emote})
 
     async def watch(self, code: str) -> dict:
         """Watch a table: the game so far, then everything the players see."""

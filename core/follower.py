@@ -137,8 +137,7 @@ class TableFollower:
         if rec.get("chain") != chain_next(chain, rec):
             raise Desync(f"move {seq}: the chain does not match")
         relay_key = (header.get("signing") or {}).get("relay")
-        if relay_key is not None and not signing.valid(
-                relay_key, signing.record_message(rec["chain"]), rec.get("sig")):
+        if relay_key is not None and not signing.record_signed(relay_key, rec):
             raise Desync(f"move {seq} is not signed by the relay")
         move = rec["move"]
         before = replay.state

@@ -57,10 +57,15 @@ def pack(obj: object) -> bytes:
 
 
 def chain_next(previous: bytes, record: Mapping[str, object]) -> bytes:
-    """The record's chain: over the previous chain and the record without ``chain`` and
-    ``sig`` (a relay's signature is over the chain, so it cannot be inside it)."""
-    body = {k: v for k, v in record.items() if k != "chain" and k != "sig"}
+    """The record's chain: over the previous chain and the record without ``chain``,
+    ``sig`` and ``batch`` (a relay's signature is over the chain, so it cannot be inside it)."""
+    body = {k: v for k, v in record.items() if k not in _UNCHAINED}
     return hashlib.sha256(previous + pack(body)).digest()
+
+
+# What a record's chain leaves out: the chain itself, and the relay's signature and its
+# batch proof (made over the chain, so they cannot be inside it).
+_UNCHAINED = frozenset(("chain", "sig", "batch"))
 
 
 def chain_start(header: Mapping[str, object]) -> bytes:
@@ -126,6 +131,7 @@ _unpackb = msgpack.unpackb
 _sha256 = hashlib.sha256
 _CHAIN_KEY = _pack("chain")
 _SIG_KEY = _pack("sig")
+_BATCH_KEY = _pack("batch")
 
 
 class GameLog:
@@ -141,9 +147,15 @@ class GameLog:
     game's records would be a few hundred small containers that every full garbage
     collection walks (pauses of 50-100 ms that stall every table); bytes are not
     tracked by the collector.  A log read back keeps the dicts it decoded anyway.
+
+    A relay's ``BatchSigner`` signs records in batches: a record appended is then
+    complete (its bytes known) once its batch is sealed.  Reading the log (``encoded``,
+    ``records``, ``to_bytes``) seals what waits first, so nobody reads a record without
+    its signature; ``when_sealed`` runs what must wait for a record's bytes.
     """
 
-    __slots__ = ("header", "end", "encoded", "_dicts", "_last_chain", "signer", "stamp")
+    __slots__ = ("header", "end", "_encoded", "_dicts", "_last_chain", "signer", "stamp",
+                 "_unsealed", "_on_sealed")
 
     def __init__(self, header: Header, records: Iterable[MoveRecord] = (), end: EndRecord | None = None,
                  *, keep_dicts: bool = True, signer: Signer | None = None,
@@ -154,17 +166,40 @@ class GameLog:
         # A ranked run's relay stamps every record with its own clock (``at``: ms since
         # the run began); the caller's callable reads that clock, core reads none.
         self.stamp = stamp
-        self.encoded: list[bytes] = []
+        self._encoded: list[bytes] = []
+        self._unsealed = 0            # records whose batch is not signed yet
+        self._on_sealed: dict[int, list[Callable[[bytes], None]]] = {}
         self._dicts: list[MoveRecord] | None = [] if keep_dicts else None
         self._last_chain: bytes | None = None
         for rec in records:
             self._add(rec, pack(rec))
 
     def __repr__(self) -> str:
-        return f"GameLog({self.header.get('mode')!r}, {len(self.encoded)} moves, end={self.end is not None})"
+        return f"GameLog({self.header.get('mode')!r}, {len(self._encoded)} moves, end={self.end is not None})"
+
+    @property
+    def encoded(self) -> list[bytes]:
+        """Every move record's canonical bytes, in order (a batch waiting is sealed first)."""
+        if self._unsealed:
+            self._seal()
+        return self._encoded
+
+    def _seal(self) -> None:
+        seal = getattr(self.signer, "seal", None)
+        if seal is not None:
+            seal()
+        if self._unsealed:
+            raise RuntimeError("a record's batch signature never came")
+
+    def when_sealed(self, index: int, then: Callable[[bytes], None]) -> None:
+        """``then(bytes)`` once the record at ``index`` is complete (at once if it is)."""
+        if self._encoded[index]:
+            then(self._encoded[index])
+        else:
+            self._on_sealed.setdefault(index, []).append(then)
 
     def _add(self, rec: MoveRecord, encoded: bytes) -> None:
-        self.encoded.append(encoded)
+        self._encoded.append(encoded)
         if self._dicts is not None:
             self._dicts.append(rec)
         self._last_chain = rec.get("chain")
@@ -183,7 +218,7 @@ class GameLog:
         return [_unpackb(e) for e in self.encoded[start:]]
 
     def __len__(self) -> int:
-        return len(self.encoded)
+        return len(self._encoded)
 
     @property
     def last_chain(self) -> bytes:
@@ -205,7 +240,9 @@ class GameLog:
         The record is encoded once: the chain hashes the bytes without ``chain`` (an
         n-entry map), and the stored record is the same bytes as a map with ``chain``
         (and a signer's ``sig``) added, which is exactly ``pack(record)`` (msgpack
-        keeps key order; tests compare with ``move_record``).
+        keeps key order; tests compare with ``move_record``).  With a ``BatchSigner`` the
+        signature (and its ``batch`` proof) come when the batch is sealed: until then the
+        encoding returned is empty (``when_sealed``).
         """
         rec: MoveRecord = {"kind": "move", "seq": state.seq, "move": move, "state": state.state_hash()}
         if self.stamp is not None:
@@ -216,8 +253,27 @@ class GameLog:
         chain = _sha256(self.last_chain + body).digest()
         rec["chain"] = chain
         tail = _CHAIN_KEY + _pack(chain)
-        if self.signer is not None:
-            rec["sig"] = sig = self.signer.sign_record(chain)
+        signer = self.signer
+        defer = getattr(signer, "defer", None)
+        if defer is not None:
+            index = len(self._encoded)
+            self._add(rec, b"")
+            self._unsealed += 1
+
+            def sealed(sig: bytes, batch: list[Any] | None) -> None:
+                rec["sig"] = sig
+                end = tail + _SIG_KEY + _pack(sig)
+                if batch is not None:
+                    rec["batch"] = batch
+                    end += _BATCH_KEY + _pack(batch)
+                self._encoded[index] = encoded = bytes((0x80 + len(rec),)) + body[1:] + end
+                self._unsealed -= 1
+                for then in self._on_sealed.pop(index, ()):
+                    then(encoded)
+            defer(chain, sealed)
+            return rec, self._encoded[index]
+        if signer is not None:
+            rec["sig"] = sig = signer.sign_record(chain)
             tail += _SIG_KEY + _pack(sig)
         # a fixmap's first byte is 0x80 + its size (records have far fewer than 16 keys)
         encoded = bytes((0x80 + len(rec),)) + body[1:] + tail
@@ -304,7 +360,7 @@ def parse_log(data: bytes) -> GameLog:
             where = f"move {_shown(rec.get('seq'))}" if kind == "move" else f"the {_shown(kind)} record"
             raise LogError("chain", f"{where} was changed, added or removed")
         if kind == "move":
-            if rec.get("seq") != len(log.encoded) + 1:
+            if rec.get("seq") != len(log) + 1:
                 raise LogError("corrupt", f"move {_shown(rec.get('seq'))} is out of sequence")
             log._add(cast(MoveRecord, rec), encoded)   # a move record by its kind and chain
         elif kind == "end":

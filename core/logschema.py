@@ -23,6 +23,7 @@ from .names import unprintable
 from .records import GIVE_UP_REASONS, MODES, MOVE_TYPES
 from .rules import ALL_BOXES, NUM_DICE
 from .settings import BOT_POLICIES, MAX_NAME, RULESETS, TURN_SECONDS
+from .signing import BATCH_LIMIT, HASH_BYTES
 
 
 class FormatError(ValueError):
@@ -36,7 +37,8 @@ MAX_MOVES = 13 * 5 * MAX_SEATS + MAX_SEATS   # every roll, write and give-up a g
 
 _HEADER = {"kind", "format", "version", "mode", "ruleset", "seats", "first_seat", "settings",
            "dice", "meta", "signing", "chain"}
-_MOVE_RECORD = {"kind", "seq", "move", "state", "at", "intent", "chain", "sig"}
+_MOVE_RECORD = {"kind", "seq", "move", "state", "at", "intent", "chain", "sig", "batch"}
+BATCH_PATH = (BATCH_LIMIT - 1).bit_length()   # the longest proof a batch can need
 _END = {"kind", "seq", "reveal", "totals", "standings", "meta", "chain", "sig"}
 _MOVES = {"roll": {"type", "seat", "hold", "dice", "auto"},
           "write": {"type", "seat", "box", "auto"},
@@ -199,6 +201,14 @@ def check_move_record(rec: Any, nseats: int) -> None:
     _field(w, "chain", _bin(rec["chain"], 32), "32 bytes")
     if "sig" in rec:
         _field(w, "sig", _bin(rec["sig"], 64), "a 64-byte signature")
+    if "batch" in rec:
+        b = rec["batch"]
+        _field(w, "batch", "sig" in rec and isinstance(b, list) and len(b) == 3
+               and _int(b[1]) and 2 <= b[1] <= BATCH_LIMIT and _int(b[0]) and 0 <= b[0] < b[1]
+               and isinstance(b[2], list) and 1 <= len(b[2]) <= BATCH_PATH
+               and all(_bin(h, HASH_BYTES) for h in b[2]),
+               f"[index, size (2 to {BATCH_LIMIT}), up to {BATCH_PATH} 32-byte hashes] "
+               "beside a signature")
     move = rec["move"]
     _field(w, "type", isinstance(move, dict) and _one_of(move.get("type"), _MOVES),
            "roll, write, give_up or undo")

@@ -4,7 +4,7 @@ records, and the closed sets of words inside them.
 These are types for the dicts core already builds and reads, key for key as on the wire and
 in the log (docs/log-format.md; ``core.logschema`` is what checks a file against them): a
 ``TypedDict`` is a plain dict at run time, so nothing here changes a byte of any encoding.
-Optional keys (``at``, ``intent``, ``sig``, ``signing``) sit in a ``total=False`` part.
+Optional keys (``at``, ``intent``, ``sig``, ``batch``, ``signing``) sit in a ``total=False`` part.
 Key order in a record is the order its builder writes them in (``core.log``), not this.
 
 Each closed set of words is a ``Literal`` and, where code asks "is this one of them?", the
@@ -12,7 +12,7 @@ tuple of its values is taken from the ``Literal`` itself, so the words live in o
 """
 from __future__ import annotations
 
-from typing import Literal, Mapping, TypedDict, Union, get_args
+from typing import Any, Literal, Mapping, TypedDict, Union, get_args
 
 # ---------------------------------------------------------------- words
 Mode = Literal["solo", "table", "daily", "ranked", "practice"]
@@ -165,6 +165,9 @@ class MoveRecord(_MoveRecordBody, total=False):
     intent: Intent                   # signed games: the seat's signed request
     chain: bytes
     sig: bytes                       # signed games: the relay's signature over the chain
+    # signed in a batch (``core.signing``): [its index, the batch's size, its path]; the
+    # signature is then over the batch's root
+    batch: list[Any]
 
 
 class Reveal(TypedDict, total=False):

@@ -41,6 +41,11 @@ BOT_SPEEDS: dict[str, float] = {"fast": 0.25, "normal": 0.6, "slow": 1.2}
 DEFAULT_BOT_SPEED = "normal"
 
 MIN_SEATS_TABLE = 2
+# Quick reactions at a table (protocol ``react``): the only ids a relay passes on, in the
+# order of their keys (6, 7, 8, 9, 0) and buttons; never part of a game's log.
+REACTIONS: tuple[str, ...] = ("hello", "nice", "wow", "oops", "gg")
+REACTION_SECONDS = 4.0          # how long a reaction shows by its player's name
+REACTION_BURST, REACTION_EVERY = 3.0, 2.0   # a seat's pace: 3 at once, then one every 2 s
 # How long after a table's end its players may ask to play again (the relay refuses a new
 # table after it; the results count it down on the Play again button).
 REMATCH_SECONDS = 120

@@ -14,7 +14,7 @@ cryptography; nothing here is hand-made crypto.  docs/fairness.md has test vecto
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import msgpack
 import nacl.exceptions
@@ -23,9 +23,14 @@ import nacl.signing
 from .records import Intent, MoveType
 
 RECORD_TAG = b"bonanza/record-sig/v1"
+BATCH_TAG = b"bonanza/batch-sig/v1"
 INTENT_TAG = b"bonanza/intent-sig/v1"
 KEY_BYTES = 32
 SIG_BYTES = 64
+HASH_BYTES = 32
+# The records one batch signature covers at most: a proof is then at most four hashes
+# (about 140 bytes more per record), and the relay signs once per 16 moves under load.
+BATCH_LIMIT = 16
 
 
 class Signer:
@@ -68,6 +73,136 @@ def valid(public: Any, message: bytes, signature: Any) -> bool:
 def record_message(chain: bytes) -> bytes:
     """What a relay signs for a record: its chain (which covers everything before it)."""
     return RECORD_TAG + chain
+
+
+# ---------------------------------------------------------------- batch signatures
+# A relay under load signs the records it made in one pass of its event loop together:
+# one Ed25519 signature over the root of a Merkle tree (RFC 9162's, section 2.1) whose
+# leaves are the records' chains.  Each record carries the signature and its proof
+# ``batch = [index, size, path]``, so each is checked alone, as strongly as a record
+# signed by itself: the signature binds the root, the root every chain in the tree.
+# docs/fairness.md 7 and docs/log-format.md describe it.
+
+def leaf_hash(chain: bytes) -> bytes:
+    return hashlib.sha256(b"\x00" + chain).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def batch_message(size: int, root: bytes) -> bytes:
+    """What a relay signs for a batch: how many records it holds and their tree's root."""
+    return BATCH_TAG + size.to_bytes(2, "big") + root
+
+
+def merkle(leaves: Sequence[bytes]) -> tuple[bytes, list[list[bytes]]]:
+    """The root over ``leaves`` (leaf hashes) and each leaf's inclusion path, leaf to root
+    (RFC 9162 2.1.1 and 2.1.3.1: the left subtree holds the largest power of two below
+    the size)."""
+    n = len(leaves)
+    if n == 1:
+        return leaves[0], [[]]
+    k = 1 << ((n - 1).bit_length() - 1)
+    left, lpaths = merkle(leaves[:k])
+    right, rpaths = merkle(leaves[k:])
+    for p in lpaths:
+        p.append(right)
+    for p in rpaths:
+        p.append(left)
+    return node_hash(left, right), lpaths + rpaths
+
+
+def batch_root(chain: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:
+    """The root a record's proof leads to (RFC 9162 2.1.3.2), or None for a proof that
+    cannot be one (an index out of range, a path too short or too long)."""
+    if not 0 <= index < size:
+        return None
+    fn, sn = index, size - 1
+    r = leaf_hash(chain)
+    for p in path:
+        if sn == 0:
+            return None
+        if fn & 1 or fn == sn:
+            r = node_hash(p, r)
+            while not fn & 1 and fn != 0:
+                fn >>= 1
+                sn >>= 1
+        else:
+            r = node_hash(r, p)
+        fn >>= 1
+        sn >>= 1
+    return r if sn == 0 else None
+
+
+def record_signed(public: Any, rec: Mapping[str, Any]) -> bool:
+    """True when the relay key ``public`` signed the record ``rec`` (a move or the end):
+    by itself (``sig`` over its chain) or in a batch (``sig`` over the root its ``batch``
+    proof leads to).  False for anything malformed."""
+    chain, sig, batch = rec.get("chain"), rec.get("sig"), rec.get("batch")
+    if not isinstance(chain, bytes):
+        return False
+    if batch is None:
+        return valid(public, record_message(chain), sig)
+    if not (isinstance(batch, list) and len(batch) == 3 and type(batch[0]) is int
+            and type(batch[1]) is int and 2 <= batch[1] <= BATCH_LIMIT
+            and isinstance(batch[2], list)
+            and all(isinstance(h, bytes) and len(h) == HASH_BYTES for h in batch[2])):
+        return False
+    root = batch_root(chain, batch[0], batch[1], batch[2])
+    return root is not None and valid(public, batch_message(batch[1], root), sig)
+
+
+# What a deferred record is told once its batch is signed: the signature, and its proof
+# (None: signed by itself).
+Sealed = Callable[[bytes, "list[Any] | None"], None]
+
+
+class BatchSigner(Signer):
+    """A relay's key that signs records in batches (``defer``; ``seal`` signs what waits).
+
+    The end record and anything else is still signed at once (``sign_record``).  A batch
+    of one is signed by itself, exactly as a ``Signer`` signs it, so a relay that is not
+    busy writes the same logs as before.  ``on_open`` is told when a batch opens (the
+    relay seals it before anything leaves its event loop's pass)."""
+
+    def __init__(self, seed: bytes, limit: int = BATCH_LIMIT) -> None:
+        super().__init__(seed)
+        if not 1 <= limit <= BATCH_LIMIT:
+            raise ValueError(f"a batch holds 1 to {BATCH_LIMIT} records")
+        self.limit = limit
+        self.waiting: list[tuple[bytes, Sealed]] = []
+        self.on_open: Callable[[], None] | None = None
+        self.batches = 0          # signatures made for deferred records (a benchmark's count)
+
+    @classmethod
+    def of(cls, signer: Signer, limit: int = BATCH_LIMIT) -> "BatchSigner":
+        return cls(bytes(signer._key), limit)
+
+    def defer(self, chain: bytes, sealed: Sealed) -> None:
+        """Sign ``chain`` with the batch; ``sealed`` gets the signature and proof."""
+        self.waiting.append((chain, sealed))
+        if len(self.waiting) == 1 and self.on_open is not None:
+            self.on_open()
+        if len(self.waiting) >= self.limit:
+            self.seal()
+
+    def seal(self) -> None:
+        """Sign every record waiting, and tell each (in the order they were deferred)."""
+        waiting = self.waiting
+        if not waiting:
+            return
+        self.waiting = []
+        self.batches += 1
+        n = len(waiting)
+        if n == 1:
+            chain, sealed = waiting[0]
+            sealed(self.sign_record(chain), None)
+            return
+        root, paths = merkle([leaf_hash(chain) for chain, _ in waiting])
+        sig = self.sign(batch_message(n, root))
+        for i, (_, sealed) in enumerate(waiting):
+            sealed(sig, [i, n, paths[i]])
 
 
 def intent_body(seq: int, kind: MoveType, hold: Any = None, box: Any = None) -> Intent:

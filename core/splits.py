@@ -9,8 +9,17 @@ log alone, so every replay, ``verify`` and the results show the same figures.
 from __future__ import annotations
 
 from statistics import median
+from typing import Protocol
 
-from .log import GameLog
+from .records import MoveRecord
+
+
+class Records(Protocol):
+    """What the splits read of a log: its move records in order (a ``GameLog``, or the
+    records of a stored log read without checking it again, ``client.store.runs``)."""
+
+    @property
+    def records(self) -> list[MoveRecord]: ...
 
 # A run whose median decision is quicker than this was not read by a person: the dice must
 # be seen, read and acted on, and a simple visual reaction alone takes about 200 ms; a
@@ -19,12 +28,12 @@ from .log import GameLog
 TOOL_ASSISTED_MEDIAN_MS = 150
 
 
-def stamped(log: GameLog) -> bool:
+def stamped(log: Records) -> bool:
     recs = log.records
     return bool(recs) and all("at" in r for r in recs)
 
 
-def splits(log: GameLog, seat: int = 0) -> list[int] | None:
+def splits(log: Records, seat: int = 0) -> list[int] | None:
     """Each finished turn's time in ms, in order (None for a log without stamps)."""
     if not stamped(log):
         return None
@@ -40,7 +49,7 @@ def splits(log: GameLog, seat: int = 0) -> list[int] | None:
     return out
 
 
-def decisions(log: GameLog, seat: int = 0) -> list[int]:
+def decisions(log: Records, seat: int = 0) -> list[int]:
     """The ms from each of ``seat``'s rolls to its next move (none without stamps; the
     clock's own moves are no one's decision)."""
     if not stamped(log):
@@ -54,7 +63,56 @@ def decisions(log: GameLog, seat: int = 0) -> list[int]:
     return out
 
 
-def tool_assisted(log: GameLog, seat: int = 0) -> bool:
+def tool_assisted(log: Records, seat: int = 0) -> bool:
     """Whether the median decision is quicker than a person reads dice."""
     d = decisions(log, seat)
     return len(d) >= 5 and median(d) < TOOL_ASSISTED_MEDIAN_MS
+
+
+# --- comparing a run with the runs before it (the splits panel, the results' table) ---
+# A run's *comparison* is the fastest earlier finished run of its category (the personal
+# best by time, as split timers count it); the *gold split* of a turn is the fastest that
+# turn ever took in the category, and the *sum of best* is what a run made of every gold
+# split would take.  Only whole runs of the same length compare turn by turn.
+
+
+def cumulative(turns: list[int]) -> list[int]:
+    """The run's time at the end of each turn."""
+    out: list[int] = []
+    total = 0
+    for ms in turns:
+        total += ms
+        out.append(total)
+    return out
+
+
+def gaps(live: list[int], best: list[int]) -> list[int]:
+    """Per finished turn of ``live``, its time so far minus ``best``'s at the same turn
+    (negative: ahead of the best); only as far as both runs go."""
+    return [a - b for a, b in zip(cumulative(live), cumulative(best))]
+
+
+def live_gap(live: list[int], running_ms: int, best: list[int]) -> int | None:
+    """The gap of the turn being played: the run's time now minus ``best``'s time at the
+    end of this turn (None once ``best`` has no such turn)."""
+    turn = len(live)
+    if turn >= len(best):
+        return None
+    return running_ms - cumulative(best)[turn]
+
+
+def gold_splits(runs: list[list[int]], turns: int) -> list[int] | None:
+    """The fastest time of each turn over the whole runs of ``turns`` turns (None when
+    there are none)."""
+    whole = [r for r in runs if len(r) == turns]
+    if not whole:
+        return None
+    return [min(r[i] for r in whole) for i in range(turns)]
+
+
+def fastest(runs: list[list[int]], turns: int) -> list[int] | None:
+    """The splits of the fastest whole run (the first of equal times: the older one)."""
+    whole = [r for r in runs if len(r) == turns]
+    if not whole:
+        return None
+    return min(whole, key=sum)

@@ -152,7 +152,7 @@ def _check_signatures(log: GameLog, end: EndRecord, states: list[GameState]) -> 
     sig_info = header.get("signing")
     if sig_info is None:
         for rec in log.records:
-            if "sig" in rec or "intent" in rec:
+            if "sig" in rec or "intent" in rec or "batch" in rec:
                 raise _fail("signature", f"move {rec['seq']} is signed but the header names no keys")
         if "sig" in end:
             raise _fail("signature", "the end is signed but the header names no keys")
@@ -175,7 +175,7 @@ def _check_signatures(log: GameLog, end: EndRecord, states: list[GameState]) -> 
     rounds = dice["scheme"] == "day" and dice.get("rounds") is True
     for i, rec in enumerate(log.records):
         seq, move = rec["seq"], rec["move"]
-        if not signing.valid(relay, signing.record_message(rec["chain"]), rec.get("sig")):
+        if not signing.record_signed(relay, rec):
             raise _fail("signature", f"move {seq} is not signed by the relay's key")
         key = keys[move["seat"]]
         intent = rec.get("intent")

@@ -134,6 +134,8 @@ class Conn(asyncio.Protocol):
     def send_frame(self, frame: bytes) -> None:
         if self.closed:
             return
+        if self.relay.sealing:    # moves made before this frame go out before it
+            self.relay.seal()
         if not self.out:
             self.relay.flush_soon(self)
         self.out.append(frame)

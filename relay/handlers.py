@@ -24,6 +24,7 @@ from bonanza.core.settings import (
     DEFAULT_RULESET,
     MAX_NAME,
     MIN_SEATS_TABLE,
+    REACTIONS,
     REMATCH_SECONDS,
     RULESETS,
     TURN_SECONDS,
@@ -168,7 +169,7 @@ def _game(conn: Conn, msg: dict, need_seq: bool = True) -> tuple[Table, Slot]:
     """The caller's started table; with ``need_seq`` the message must name its last move
     (so a click made on an out-of-date screen is refused, not applied to a newer turn)."""
     table, slot = _seated(conn)
-    if table.match is None:
+    if table.match is None or table.starting:    # starting: its journal is not on disk yet
         raise Refuse("not_started", "the game has not started yet")
     if need_seq or "seq" in msg:
         seq, last = msg.get("seq"), table.match.state.seq
@@ -319,6 +320,8 @@ def leave(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         pass    # the seats are fixed; a seat that does not reveal goes to a bot
     elif not table.started:
         relay.leave_lobby(table, slot)
+    elif table.starting:
+        pass    # not a move before the start is on disk: the seat plays on as away
     elif table.running and not table.started_match.state.has_given_up(slot.index):
         table.give_up(slot.index, "left")   # refused (seat_done) for a full sheet: it stands
     _reply(conn, {"type": "left", "code": table.code}, rid)
@@ -549,6 +552,26 @@ def _rematch_room(relay: Host, conn: Conn, old: Table) -> None:
                                      f"every {lim.rematch_every:g} s")
 
 
+# ---------------------------------------------------------------- quick reactions
+def react(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
+    """A player's quick reaction, passed to everyone at the table (itself included) as
+    ``reaction {seat, emote}``; never logged.  Only the ids in ``REACTIONS`` (no free text
+    reaches another screen), and a seat's bucket bounds how often: a flood is refused, not
+    relayed."""
+    table, slot = _seated(conn)
+    if table.mode != "table":
+        raise Refuse("not_at_table", "reactions are for tables with other players")
+    emote = msg.get("emote")
+    if not isinstance(emote, str) or emote not in REACTIONS:
+        raise Refuse("unknown_emote", f"no reaction {str(emote)[:20]!r}: one of "
+                                      f"{', '.join(REACTIONS)}")
+    lim = relay.limits
+    if not relay.buckets.take("react", f"{table.code}:{slot.index}", lim.react_burst,
+                              lim.react_every):
+        raise Refuse("reacting_too_fast", f"one reaction every {lim.react_every:g} s")
+    table.broadcast({"type": "reaction", "seat": slot.index, "emote": emote}, conn, rid)
+
+
 # ---------------------------------------------------------------- watching
 def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     """Watch a table: the log so far, then every move, hold, clock and the end; nothing
@@ -718,7 +741,7 @@ HANDLERS: dict[str, Callable[[Host, Conn, dict, Any], None]] = {
     "list_tables": list_tables, "create_table": create_table, "join": join,
     "set_name": set_name, "leave": leave, "start": start,
     "hold": hold, "roll": roll, "write": write, "give_up": give_up, "resume": resume,
-    "watch": watch, "rematch": rematch, "reveal": reveal,
+    "watch": watch, "rematch": rematch, "reveal": reveal, "react": react,
     "ranked_play": ranked_play, "ranked_info": ranked_info,
     "daily_info": daily_info, "daily_play": daily_play, "daily_log": daily_log,
 }

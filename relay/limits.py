@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bonanza.core.settings import REACTION_BURST, REACTION_EVERY
 from bonanza.core.wire import MAX_CLIENT_FRAME
 
 
@@ -36,6 +37,8 @@ class Limits:
     watch_burst: float = 10.0     # watch requests per address at once ...
     watch_every: float = 2.0      # ... then one every 2 s
     watchers_notice: float = 1.0  # players hear of watcher-count changes at most this often
+    react_burst: float = REACTION_BURST   # quick reactions per seat at once ...
+    react_every: float = REACTION_EVERY   # ... then one every 2 s (everyone at the table sees them)
 
     def to_wire(self) -> dict:
         return {"max_frame": self.max_frame, "rate": self.rate, "burst": self.burst,

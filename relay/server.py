@@ -25,6 +25,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Coroutine
 
+from bonanza.core.signing import BatchSigner
+
 from .auto import Auto
 from .caps import Buckets, Coalesced, RunningPerAddress
 from .clock import RealClock
@@ -78,7 +80,7 @@ class Relay:
         self.auto = auto or Auto()
         # Running games' journals (journal.py): read back now, so the stores leave the
         # attempts and runs they resume open; the tables resume in ``start``.
-        self.journals = Journals(self.data_dir / "journal", self._disk_error)
+        self.journals = Journals(self.data_dir / "journal", self._disk_error, self.logs.folder)
         self._disk_failing = False
         self._unfinished: list[Callable[[], bool]] = []   # finished games not yet on disk
         self._failed_handlers: set[tuple[str, str]] = set()   # (message, error) logged
@@ -88,7 +90,10 @@ class Relay:
         self.ranked = RankedStore(self.data_dir / "ranked.sqlite3", keep_ranked)
         # The relay's long-lived key: it signs every record, so a finished log proves
         # which relay dealt its dice (clients show and remember its fingerprint).
-        self.signer = load_or_create(self.data_dir / "relay.key")
+        # Under load it signs the records of one pass of the event loop together (a batch
+        # signature, docs/fairness.md 7): sealed before anything of that pass is sent.
+        self.signer = BatchSigner.of(load_or_create(self.data_dir / "relay.key"))
+        self.signer.on_open = self._seal_soon
         self.tables: dict[str, Table] = {}
         self.tokens: dict[str, Slot] = {}
         # caps per address (caps.py): buckets of new ranked runs, rematches and watches,
@@ -113,6 +118,7 @@ class Relay:
         self._net_timer: asyncio.TimerHandle | None = None
         self._game_timer: Timer | None = None
         self._to_flush: list[Conn] = []
+        self._flushing = False          # a _flush is scheduled
         self._closed = False
         # UDP discovery (relay/discovery.py): where to listen, (host, port); port 0 is any
         # free one (tests).  None: the relay is not announced.
@@ -148,6 +154,7 @@ class Relay:
 
     async def close(self) -> None:
         self._closed = True
+        self.signer.seal()          # the moves made are sent and journaled first
         if self.server is not None:
             self.server.close()
         if self._discovery_transport is not None:
@@ -256,11 +263,34 @@ class Relay:
 
     def flush_soon(self, conn: Conn) -> None:
         """``conn`` has frames to write: flush them all once, after this iteration's work."""
-        if not self._to_flush:
+        if not self._flushing:
+            self._flushing = True
             asyncio.get_running_loop().call_soon(self._flush)
         self._to_flush.append(conn)
 
+    @property
+    def sealing(self) -> bool:
+        return bool(self.signer.waiting)
+
+    def seal(self) -> None:
+        self.signer.seal()
+
+    def _seal_soon(self) -> None:
+        """A batch of records opened: it is signed (and its moves sent) once this pass of
+        the event loop is done, or as soon as anything else is to be sent."""
+        if self._flushing:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:        # no loop (a table driven synchronously): at once
+            self.signer.seal()
+            return
+        self._flushing = True
+        loop.call_soon(self._flush)
+
     def _flush(self) -> None:
+        self.signer.seal()             # its moves join this flush
+        self._flushing = False
         conns, self._to_flush = self._to_flush, []
         for c in conns:
             c.flush()

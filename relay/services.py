@@ -74,6 +74,16 @@ class ConnectionHost(Protocol[C_contra]):
         """The connection has frames to write: flush them after this iteration's work."""
         ...
 
+    @property
+    def sealing(self) -> bool:
+        """Records wait for their batch signature (``seal`` before anything else is sent,
+        so every client still gets a table's messages in the order they happened)."""
+        ...
+
+    def seal(self) -> None:
+        """Sign the records waiting and send them (``core.signing.BatchSigner``)."""
+        ...
+
     def on_disconnect(self, conn: C_contra) -> None:
         """The connection closed: its seat is detached, its watching ends."""
         ...
@@ -147,6 +157,8 @@ class RankedBook(RankedResults, Protocol):
 
     def attempts(self, name: str) -> int: ...
 
+    def return_run(self, run_id: int) -> None: ...
+
     def board(self, ruleset: str, hints: bool, limit: int = 20,
               tool_assisted: bool = False) -> list[dict]: ...
 
@@ -163,8 +175,13 @@ class GameJournal(Protocol):
         (telling the players) runs once the end is on disk, or the disk refused it."""
         ...
 
-    def settled(self) -> None:
-        """The finished log and results were written at last: the journal is not needed."""
+    def when_durable(self, then: Callable[[], None]) -> None:
+        """``then`` runs once what the journal holds so far is on disk (or the disk refused)."""
+        ...
+
+    def settled(self, log_file: str) -> None:
+        """The finished log (``log_file``) and results were written at last: once the log
+        is durable the journal is not needed."""
         ...
 
 

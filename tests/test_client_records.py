@@ -205,7 +205,7 @@ def test_title_menu_has_records_between_verify_and_rules(app):
     ids = [id for id, _ in MENU]
     assert ids.index("records") == ids.index("verify") + 1 == ids.index("rules") - 1
     title = app.scene
-    rects = [w.rect for w in title.widgets]
+    rects = [w.rect for w in title.widgets if w.id in ids]   # the menu's column (offers sit beside it)
     for a, b in zip(rects, rects[1:]):          # buttons do not overlap each other
         assert a[1] + a[3] <= b[1]
     assert rects[-1][1] + rects[-1][3] <= 660   # nor the footer line (y 668)
@@ -404,7 +404,10 @@ def test_a_finished_game_shows_its_file_and_board_on_the_results(app, artifacts,
         app.profile.store.directory, "games")
     texts = shown_texts(app)
     assert res.file_line() in texts and os.path.basename(rec.file) in res.file_line()
-    assert lang.t("results.board_seed", seed="my run 1", note=lang.t("records.self_dealt")) in texts
+    # the board is named by the run's category, a set seed's as typed, self-dealt
+    assert res.category_line().startswith(lang.t("records.ruleset.bonanza") + " · " + lang.t(
+        "category.seeded", seed="my run 1")) and res.category_line() in texts
+    assert res.category_line().endswith(lang.t("records.self_dealt"))
     app.screenshot(artifacts / "client_results_saved_file.png")
     assert cli.main(["verify", rec.file]) == 0 and "VALID" in capsys.readouterr().out
 

@@ -71,8 +71,9 @@ def build_scenes(app):
         app.push(scene) if not isinstance(scene, title.TitleScene) else None
         return scene
 
-    def solo():
+    def solo(splits=False):
         from bonanza.client.actions import Action
+        app.profile.settings["show_splits"] = splits
         g = push(game.SoloGameScene(app, seed_text="scenes"))
         g.handle(Action("roll"))
         g.handle(Action("toggle_die", 1))
@@ -84,8 +85,9 @@ def build_scenes(app):
         g = solo()
         return app.open("pause", g)
 
-    def results():
+    def results(splits=False):
         app.to_title()
+        app.profile.settings["show_splits"] = splits
         return finished_solo(app)
 
     def replay_scene():
@@ -128,7 +130,7 @@ def build_scenes(app):
                           "duration_ms": 185_250 + i, "date": "2026-11-30", "attempts": 12 + i,
                           "place": i + 1} for i in range(8)]
                 self.inbox = [{"type": "ranked_info", "attempts": 12, "boards": {
-                    "bonanza": {"no_hints": board, "hints": board}}}]
+                    "bonanza": {"no_hints": board[:6], "hints": board[:6], "tool_assisted": board[6:]}}}]
 
             def send(self, msg):
                 pass
@@ -141,6 +143,7 @@ def build_scenes(app):
                 pass
         sc = push(RankedScene(app, conn=Conn(), host="192.168.1.20", port=7468))
         sc.update(0)
+        sc.show_tool = True         # the relay's "tool-assisted?" runs under its board
         return sc
 
     def settings_instant():
@@ -152,8 +155,10 @@ def build_scenes(app):
         ("title", lambda: (app.to_title(), app.scene)[1]),
         ("solo_setup", lambda: push(solo_setup.SoloSetupScene(app))),
         ("solo_game", solo),
+        ("solo_game_splits", lambda: solo(splits=True)),
         ("pause", pause),
         ("results", results),
+        ("results_splits", lambda: results(splits=True)),
         ("verify", lambda: push(verify.VerifyScene(app))),
         ("replay", replay_scene),
         ("rules", lambda: push(rules.RulesScene(app))),
@@ -205,7 +210,8 @@ def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, art
                     problems.append((code, name, text, px, width, max_width))
             # larger text wraps onto more lines: no line may run into another text
             problems += [(code, name, "overlaps", a, b) for a, b in overlapping_texts(widgets.TEXT_RECTS)]
-            if name in ("solo_game", "table_4", "settings_instant"):
+            if name in ("solo_game", "table_4", "settings_instant", "solo_game_splits", "results_splits",
+                        "records", "ranked"):
                 pygame.image.save(app.screen, str(artifacts / f"client_{size[0]}_{percent}_{code}_{name}.png"))
     assert not problems, "\n".join(map(str, problems[:40]))
 

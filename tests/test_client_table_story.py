@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from tests.pilot import FRAME, click
+from tests.pilot import FRAME, click, step_until
 
 
 def drawn_texts(monkeypatch, module) -> list:
@@ -185,6 +185,25 @@ def test_toasts_stay_off_the_key_hints_and_the_verified_line(app):
     assert not toast.colliderect(L.rect((84, 524, 1112, 64)))      # the verdict line
 
 
+def test_the_clocks_red_corner_has_a_legend_once_the_clock_wrote(app, monkeypatch, artifacts):
+    from bonanza.client.scenes import table as table_scene
+    from tests.doubles import DemoConnection
+    conn = DemoConnection(seats=4)                    # the clock wrote one of seat 1's boxes
+    table = app.make("table", conn)
+    app.push(table)
+    app.step(FRAME)
+    assert table.auto_marks()
+    seen = drawn_texts(monkeypatch, table_scene)
+    app.draw()
+    legend = [r for text, r in seen if text == table.t("table.auto_legend")]
+    assert legend and legend[0].colliderect(app.layout.rect(table.sheet_view.rect))
+    app.screenshot(artifacts / "story_auto_legend.png")
+    table._auto = set()                               # no clock move: no legend
+    seen.clear()
+    app.draw()
+    assert table.t("table.auto_legend") not in [text for text, _ in seen]
+
+
 # ---------------------------------------------------------------- the replay and Records
 def test_the_replays_step_buttons_clear_the_sheet_at_every_table_size(app, artifacts):
     from bonanza.client.scenes.replay import ReplayScene
@@ -221,3 +240,69 @@ def test_records_opens_on_a_tab_that_has_games(app):
     app.step(FRAME)
     assert rec.focus_id == "list"
     pygame.event.clear()
+
+
+# ---------------------------------------------------------------- quick reactions
+def test_quick_reactions_by_key_and_button_shown_by_the_name_and_muted_per_player(app, artifacts):
+    """A window seated at a real relay's table with Ana (a second connection) and a watcher:
+    keys 6-0 and the buttons react, every reaction shows by its player's name, a click on
+    Ana's name mutes hers, and the watcher's screen has no reaction buttons."""
+    from bonanza.client.relay_client import RelayConnection
+    from bonanza.client.scenes.lobby import LobbyScene
+    from bonanza.core.settings import REACTION_SECONDS, REACTIONS
+    from tests.pilot import key
+    from tests.relay_harness import relay_in_thread
+    with relay_in_thread() as (relay, _):
+        ana = RelayConnection("127.0.0.1", relay.port)
+        watcher = None
+        try:
+            step_until(app, lambda: ana.status == "connected")
+            ana.send({"type": "create_table", "name": "Ana", "seats": 3, "turn_seconds": 90,
+                      "ruleset": "bonanza"})
+            step_until(app, lambda: ana.table is not None, others=[ana.poll])
+            code = ana.table["code"]
+            conn = RelayConnection("127.0.0.1", relay.port)
+            app.push(LobbyScene(app, conn, "127.0.0.1", relay.port,
+                                request={"type": "join", "code": code, "name": "Bea"}))
+            step_until(app, lambda: len((ana.table or {}).get("players", [])) == 2, others=[ana.poll])
+            ana.send({"type": "start"})
+            step_until(app, lambda: type(app.scene).__name__ == "TableScene", others=[ana.poll])
+            table = app.scene
+            me, her = table.conn.seat, ana.seat
+            assert all(table.visible(table.widget(f"react:{i}")) for i in range(len(REACTIONS)))
+            key(app, pygame.K_7)                                      # "nice", by key
+            step_until(app, lambda: table.reactions.showing(app.now).get(me, ("",))[0] == "nice",
+                       others=[ana.poll])
+            ana.send({"type": "react", "emote": "gg"})
+            step_until(app, lambda: her in table.reactions.showing(app.now), others=[ana.poll])
+            assert app.toast.text == table.t("table.reactions_mute_hint")
+            app.draw()
+            app.screenshot(artifacts / "story_reactions.png")
+            click(app, "react:2")                                     # "wow", by the button
+            step_until(app, lambda: table.reactions.showing(app.now)[me][0] == "wow", others=[ana.poll])
+            # her name on the sheet mutes her
+            n = len(table.state.setup.seats)
+            click(app, app.layout.rect(table.sheet_view.header_rect(her, n)))
+            assert her in table.reactions.muted and her not in table.reactions.showing(app.now)
+            assert app.toast.text == table.t("table.reactions_muted", name="Ana")
+            app.step(REACTION_SECONDS)
+            ana.send({"type": "react", "emote": "oops"})
+            key(app, pygame.K_6)                                      # my "hello" comes after hers
+            step_until(app, lambda: table.reactions.showing(app.now).get(me, ("",))[0] == "hello",
+                       others=[ana.poll])
+            assert her not in table.reactions.showing(app.now)        # muted: not shown
+            # a flood from this window is held back before the relay has to refuse it
+            sent = [m for m in range(6) if table.reactions.may_send(app.now)]
+            assert len(sent) < 6
+            # a watcher sees the reactions and has none to send
+            watcher = RelayConnection("127.0.0.1", relay.port)
+            step_until(app, lambda: watcher.status == "connected")
+            watcher.send({"type": "watch", "code": code})
+            step_until(app, lambda: watcher.state is not None, others=[watcher.poll])
+            watching = app.make("table", watcher)
+            assert not watching.reacts()
+            assert not any(watching.visible(watching.widget(f"react:{i}")) for i in range(len(REACTIONS)))
+        finally:
+            ana.close(1.0)
+            if watcher is not None:
+                watcher.close(1.0)

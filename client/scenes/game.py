@@ -17,10 +17,11 @@ from .. import actions as A
 from .. import lang, sprites, theme
 from ..actions import Action
 from ..categories import local_category
+from ..guide import Guide
 from ..i18n import format_date, format_duration
 from ..solo import new_solo_match
 from ..widgets import draw_text
-from .game_base import GameScene
+from .game_base import GameScene, verdict_options
 
 
 class SoloGameScene(GameScene):
@@ -30,9 +31,12 @@ class SoloGameScene(GameScene):
     give_up_key = "pause.menu"
 
     def __init__(self, app, match: Match | None = None, seed_text: str | None = None,
-                 mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None):
+                 mode: str = "solo", ruleset: str = DEFAULT_RULESET, resumed_ms: int | None = None,
+                 guided: bool = False):
         animation = app.profile.settings["animation"]
         hints = bool(app.profile.settings["show_hints"])
+        if guided:
+            mode = "practice"       # the guided first game is practice: on no board
         if match is None:
             match = new_solo_match(app.profile.name, ruleset, seed_text=seed_text,
                                    meta={"client": "bonanza", "animation": animation,
@@ -41,6 +45,10 @@ class SoloGameScene(GameScene):
         if match.log.header["mode"] == "practice":
             mode = "practice"       # a practice game brought back, or a past daily again
         self.match = match
+        if seed_text is None and match.log.header["meta"].get("seeded") is True:
+            # a set-seed run brought back by "Continue": the same seed's category, and
+            # "Play again" or a reset deals that seed again
+            seed_text = str(match.log.header["meta"].get("seed_text") or "") or None
         # practice (``core.undo``): the holds toggled since the last roll, the last first,
         # and those of the turn a write ended (an undo of the write gives them back)
         self.hold_history: list[list[bool]] = []
@@ -72,6 +80,14 @@ class SoloGameScene(GameScene):
             # F5 or this button: end the run, start the next of its category at once
             self.button("reset", (self.cx + self.half - 200, 70, 200, 40), lambda: self.t("game.reset"),
                         style="secondary", size=17, action=Action(A.RESET))
+        # the guided first game (``client.guide``): Escape or Skip ends the guide, Enter or
+        # Next ends a step that only explains
+        self.guide = Guide(self._guide_over) if guided else None
+        if guided:
+            self.button("guide_skip", (self.cx - self.half, 68, 200, 40), lambda: self.t("guide.skip_button"),
+                        style="secondary", size=17)
+            self.button("guide_next", (self.cx - self.half + 210, 68, 150, 40),
+                        lambda: self.t("guide.next_button"), size=17)
         if mode == "practice":
             # U, Ctrl+Z, the controller's left-stick click or this button
             self.button("undo", (self.cx + self.half - 200, 70, 200, 40),
@@ -81,10 +97,99 @@ class SoloGameScene(GameScene):
         self.finished = False
         self.record = None
         self._timer_drawn = ""
+        self._panel_drawn: tuple = ()
+        # what the splits panel compares with: the fastest earlier run of this category
+        self.comparison = self._comparison()
 
     @property
     def state(self):
         return self.match.state
+
+    # ---------------------------------------------------------- splits
+    def _comparison(self):
+        """The fastest earlier timed run of this run's category (ruleset, how it is dealt,
+        hints, Instant or animated; a set seed's runs of that seed) and the gold splits."""
+        from ..store.runs import NO_COMPARISON, category_runs, comparison
+        store = self.app.profile.store
+        if store is None or self.mode == "practice":     # practice takes moves back: no run
+            return NO_COMPARISON
+        settings = self.app.profile.settings
+        ruleset = self.match.setup.ruleset
+        if self.mode == "daily":
+            where: tuple = ("daily", None, ("daily",))
+        elif self.seed_text and self.seed_text.strip():
+            where = ("seeded", self.seed_text.strip(), ("solo",))
+        else:
+            where = ("random", None, ("solo",))
+        try:
+            runs = category_runs(store, ruleset, where[0], where[1], where[2])
+        except Exception:       # an unreadable store compares with nothing
+            return NO_COMPARISON
+        return comparison(runs, bool(settings["show_hints"]),
+                          "instant" if settings["animation"] == "instant" else "animated",
+                          len(self.state.ruleset.sheet))
+
+    def splits(self) -> list[int]:
+        """Each finished turn's time, from the log's stamps (as every replay reads them)."""
+        from bonanza.core.splits import splits
+        return splits(self.match.log) or []
+
+    def splits_shown(self) -> bool:
+        # practice takes moves back and the guided game shows the advisor: no run to split
+        return self.mode != "practice" and bool(self.app.profile.settings["show_splits"])
+
+    def split_rows(self):
+        from ..splits_view import split_rows
+        live = None
+        if self.running():      # as fine as the timer shows it (a still panel is not redrawn)
+            unit = 10 if self.app.profile.settings["animation"] == "instant" else 1000
+            live = self.clock.ms() // unit * unit
+        return split_rows(self.splits(), len(self.state.ruleset.sheet), self.comparison.best,
+                          self.comparison.gold, live)
+
+    def toggle_splits(self) -> None:
+        s = self.app.profile.settings
+        s["show_splits"] = not s["show_splits"]
+        self.app.profile.save()
+
+    def panel_rect(self) -> tuple[int, int, int, int]:
+        return (int(self.cx - self.half), 378, int(2 * self.half), 180)
+
+    def panel_title(self) -> str:
+        """The panel's first line: with hints on, the advisor's choice (the panel takes its
+        place); else what the run is compared with."""
+        if self.hints_on() and self.state.dice is not None and not self.dice_landing():
+            adv = self.advice()
+            options = verdict_options(adv, 1)
+            if options:
+                return self.choice_text(options[0], self.state.sheets[0].total(self.state.ruleset))
+        best = self.comparison.best_ms
+        if best is None:
+            return self.t("splits.panel_first")
+        return self.t("splits.panel", time=format_duration(best, lang.current(), 2))
+
+    def draw_advisor(self, surface) -> None:
+        if not self.splits_shown() or self.state.over:
+            super().draw_advisor(surface)
+            return
+        self.draw_panel(surface)
+
+    def draw_panel(self, surface) -> None:
+        import pygame
+
+        from ..splits_view import draw_split_rows
+        L = self.layout
+        x, y, w, h = self.panel_rect()
+        box = L.rect((x, y, w, h))
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        pygame.draw.rect(shade, (0, 0, 0, 60), shade.get_rect(), border_radius=L.px(12))
+        surface.blit(shade, box)
+        draw_text(surface, self.panel_title(), L.rect((x + 14, y + 4, w - 28, 24)), L.font_px(17),
+                  theme.GOLD, bold=True, min_px=theme.MIN_READABLE_PX)
+        rows = self.split_rows()
+        draw_split_rows(surface, L, (x + 8, y + 30, w - 16, h - 32), rows,
+                        (h - 34) // ((len(rows) + 1) // 2), 15, on_paper=False)
+        self._panel_drawn = tuple(rows)
 
     my_seat = 0
 
@@ -154,11 +259,32 @@ class SoloGameScene(GameScene):
     def visible(self, w) -> bool:
         if w.id == "reset":
             return self.can_reset()
+        if w.id == "guide_skip":
+            return self.guiding()
+        if w.id == "guide_next":
+            return self.guiding() and self.guide is not None and self.guide.step.done is None
         return super().visible(w)
+
+    # ---------------------------------------------------------- the guided first game
+    def guiding(self) -> bool:
+        return self.guide is not None and self.guide.active and self.dialog is None
+
+    def _guide_over(self) -> None:
+        """Skipped or read to the end: not offered at the title again."""
+        self.app.profile.settings["guided_done"] = True
+        self.app.profile.save()
+        if self.focus_id in ("guide_skip", "guide_next"):
+            self.focus_id = None
+
+    def hints_on(self) -> bool:
+        # the guide shows the advisor whatever the setting says
+        return super().hints_on() or self.guiding()
 
     def enabled(self, action) -> bool:
         if action.name == A.RESET:
             return self.can_reset()
+        if action.name == A.TOGGLE_SPLITS:
+            return self.dialog is None
         if action.name == A.UNDO or (action.name == A.PRESS and action.arg == "undo"):
             return self.can_undo()
         return super().enabled(action)
@@ -206,8 +332,16 @@ class SoloGameScene(GameScene):
         if action.name == A.RESET:
             self.reset()
             return
+        if action.name == A.TOGGLE_SPLITS:
+            self.toggle_splits()
+            return
         if action.name == A.UNDO:
             self.undo()
+            return
+        # the guide takes Enter on a step that only explains, and Escape (unless Escape
+        # is cancelling a "Write?")
+        if self.guiding() and not (action.name == A.CANCEL and self.input.pending is not None) \
+                and self.guide is not None and self.guide.handle(action):
             return
         if action.name == A.TOGGLE_DIE and self.mode == "practice":
             self.hold_history.append(list(self.input.held))
@@ -224,6 +358,12 @@ class SoloGameScene(GameScene):
             return
         if id == "undo":
             self.undo()
+            return
+        if id == "guide_skip" and self.guide is not None:
+            self.guide.end()
+            return
+        if id == "guide_next" and self.guide is not None:
+            self.guide.next()
             return
         super().on_press(id)
 
@@ -253,6 +393,8 @@ class SoloGameScene(GameScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        if self.guide is not None:
+            self.guide.follow(self)
         if self.match.state.over and not self.finished:
             self.finished = True
             self.finish()
@@ -300,13 +442,18 @@ class SoloGameScene(GameScene):
             draw_text(surface, self.t("game.attempt", n=self.attempt()),
                       self.layout.rect((self.cx - self.half, 70, self.half, 40)),
                       self.layout.font_px(17), theme.TEXT_ON_FELT)
-        elif self.mode == "practice":
+        elif self.mode == "practice" and not self.guiding():
             par = self.par()
             line = (self.t("practice.label") if self.past_daily is None else
                     self.t("practice.past_daily", date=format_date(self.past_daily)) +
                     ("" if par is None else " · " + self.t("practice.par", par=par)))
             draw_text(surface, line, self.layout.rect((self.cx - self.half, 70, 2 * self.half - 210, 40)),
                       self.layout.font_px(17), theme.TEXT_ON_FELT)
+
+    def draw(self, surface) -> None:
+        super().draw(surface)
+        if self.guide is not None and self.guiding():
+            self.guide.draw(surface, self)
 
     def par(self) -> int | None:
         """A past daily's par, once the advisor is at hand (it loads in the background)."""
@@ -326,15 +473,27 @@ class SoloGameScene(GameScene):
         return base if (self.loader is not None and not self.loader.ready) else 2.0
 
     def draw_live(self, surface) -> list:
-        """The running timer alone, over the felt it sits on (the rest of the frame is still)."""
+        """The running timer alone, over the felt it sits on (the rest of the frame is still),
+        and the splits panel when its live row changed."""
         if not self.running() or self.dialog is not None:
             return []
-        if self.timer_text() == self._timer_drawn:
-            return []
-        r = self.timer_rect()
-        surface.blit(sprites.felt(surface.get_size()), r, area=r)
-        self.draw_timer(surface)
-        return [r]
+        out = []
+        if self.timer_text() != self._timer_drawn:
+            r = self.timer_rect()
+            surface.blit(sprites.felt(surface.get_size()), r, area=r)
+            self.draw_timer(surface)
+            out.append(r)
+        if self.splits_shown() and tuple(self.split_rows()) != self._panel_drawn:
+            r = self.layout.rect(self.panel_rect())
+            surface.blit(sprites.felt(surface.get_size()), r, area=r)
+            self.draw_panel(surface)
+            out.append(r)
+        return out
 
     def commitment(self) -> bytes | None:
         return self.match.commitment
+
+
+def guided_game(app) -> SoloGameScene:
+    """The guided first game: a practice game of the default rules with the guide on."""
+    return SoloGameScene(app, mode="practice", guided=True)

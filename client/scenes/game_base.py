@@ -672,6 +672,9 @@ class GameScene(Scene):
         """The dice's fingerprint, shown from the start (the seed itself comes at the end)."""
         return None
 
+    def fingerprint_y(self) -> float:
+        return 672
+
     def fingerprint_line(self, commit: bytes) -> str:
         return self.t("game.fingerprint", fingerprint=short_hex(commit))
 
@@ -681,7 +684,8 @@ class GameScene(Scene):
             return
         L = self.layout
         draw_text(surface, self.fingerprint_line(commit),
-                  L.rect((self.cx - self.half_wide, 672, 2 * self.half_wide, 26)), L.font_px(15),
+                  L.rect((self.cx - self.half_wide, self.fingerprint_y(), 2 * self.half_wide, 26)),
+                  L.font_px(15),
                   theme.TEXT_ON_FELT_SOFT, align="center")
 
     def dialog_labels(self) -> tuple[str, str]:

@@ -25,6 +25,13 @@ from .base import Scene
 BOARD_ROWS = 8
 
 
+def board_time(entry: dict) -> str:
+    """A board row's run time; "–" for anything but whole milliseconds (a relay's board is
+    its own word: a bad value is shown as unknown, it never stops the window)."""
+    ms = entry.get("duration_ms")
+    return format_duration(ms) if type(ms) is int and ms >= 0 else "–"
+
+
 class RankedScene(Scene):
     title_key = "ranked.title"
 
@@ -44,6 +51,11 @@ class RankedScene(Scene):
         self.ruleset = DEFAULT_RULESET
         self.button("ruleset", (60, 460, 220, 60), lambda: self.t(f"game.ruleset.{self.ruleset}"),
                     style="secondary", size=22)
+        # runs the relay marked "tool-assisted?" are off the board; this shows them under it
+        self.show_tool = False
+        self.button("tool", (900, 600, 320, 40),
+                    lambda: self.t("records.tool_shown" if self.show_tool else "records.tool_hidden"),
+                    style="secondary", size=16)
         self.conn = self.own(conn) if conn is not None else None
         self.info: dict | None = None
         self.result = result
@@ -84,6 +96,8 @@ class RankedScene(Scene):
             self.back()
         elif id == "ruleset":
             self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
+        elif id == "tool":
+            self.show_tool = not self.show_tool
 
     def on_submit(self, id):
         self.connect()
@@ -151,6 +165,15 @@ class RankedScene(Scene):
         hints = "hints" if self.app.profile.settings.get("show_hints") else "no_hints"
         return ((boards.get(self.ruleset) or {}).get(hints) or [])[:BOARD_ROWS]
 
+    def tool_runs(self) -> list:
+        """The relay's "tool-assisted?" runs of this ruleset (both hints settings), shown
+        under the board only when asked for."""
+        if not self.show_tool:
+            return []
+        boards = (self.info or {}).get("boards") or {}
+        runs = (boards.get(self.ruleset) or {}).get("tool_assisted") or []
+        return [e for e in runs if isinstance(e, dict)][:max(0, BOARD_ROWS + 2 - len(self.board()))]
+
     def draw(self, surface):
         super().draw(surface)
         L = self.layout
@@ -192,10 +215,17 @@ class RankedScene(Scene):
                          L.font_px(17), theme.INK_SOFT)
         for e in self.board():
             line = self.t("ranked.row", place=e["place"], name=e["name"], score=e["score"],
-                          time=format_duration(e.get("duration_ms") or 0))
+                          time=board_time(e))
             draw_text(surface, line, L.rect((704, y, 380, 30)), L.font_px(17), theme.INK)
             draw_text(surface, self.tn("ranked.attempts", e["attempts"]),
                       L.rect((1080, y, 120, 30)), L.font_px(15), theme.INK_SOFT, align="right")
+            y += 34
+        for e in self.tool_runs():     # unranked, each marked as the relay marked it
+            line = self.t("ranked.row", place="?", name=e.get("name", "?"), score=e.get("score", "?"),
+                          time=board_time(e))
+            draw_text(surface, line, L.rect((704, y, 360, 30)), L.font_px(17), theme.INK_SOFT)
+            draw_text(surface, self.t("ranked.tool_assisted"), L.rect((1064, y, 136, 30)),
+                      L.font_px(15), theme.BAD, bold=True, align="right")
             y += 34
         mine = self.info.get("attempts")
         if isinstance(mine, int):

@@ -27,6 +27,7 @@ from ..widgets import draw_text, draw_wrapped, fit_columns, list_row_back, shado
 from .base import Scene
 
 CATEGORIES = ("random", "seeded", "daily", "relay", "table")
+LOCAL_TABS = ("random", "seeded", "daily")       # boards of run categories (hints, animation)
 TABS = CATEGORIES + ("history",)
 BOARD_SIZE = 10
 HISTORY_SIZE = 50
@@ -82,13 +83,38 @@ def board_entries(store, ruleset: str, category: str, limit: int = BOARD_SIZE) -
     return entries[:limit]
 
 
-def relay_board(store, profile, ruleset: str, hints: bool, limit: int = BOARD_SIZE):
+def local_board(store, ruleset: str, category: str, hints, animation,
+                limit: int = BOARD_SIZE) -> tuple[list, list]:
+    """A self-dealt board of one run category (issue 25): ``(entries, counted)``.  The
+    entries are finished runs with these hints and this animation (``runs.ANY``: either),
+    by score, then time, then age — never a resumed run (its time away was not counted);
+    on the set-seed board one per seed, the best on that seed.  ``counted`` is every game
+    of the filter, what the statistics are made of."""
+    from ..store.runs import category_runs
+    runs = [r for r in category_runs(store, ruleset, category, modes=board_modes(category))
+            if r.matches(hints, animation)]
+    board = [r for r in runs if r.record.finished and not r.resumed]
+    board.sort(key=lambda r: (-r.record.score, r.record.duration_ms is None,
+                              r.record.duration_ms or 0, r.record.id))
+    if category == "seeded":
+        per_seed: dict = {}
+        for r in board:         # the first of a seed is its best (the board's order)
+            per_seed.setdefault(r.record.seed_text, r)
+        board = list(per_seed.values())
+    return [r.record for r in board[:limit]], [r.record for r in runs]
+
+
+def relay_board(store, profile, ruleset: str, hints: bool, limit: int = BOARD_SIZE,
+                tool_assisted: bool = False):
     """The Server board: ``(entries, signers, counted)``.  Only games signed by a key the
     player met in a lobby (or trusted here) are ranked; games signed by any other key come
     after them, unranked and marked, until the player trusts the key.  A ranked run
-    declared with hints is on the hints board, every other relay game on the other.
-    ``counted`` (every status) is what the statistics are made of."""
+    declared with hints is on the hints board, every other relay game on the other.  A run
+    whose median decision was quicker than a person reads dice ("tool-assisted?",
+    ``core.splits``) is kept off the board unless ``tool_assisted`` asks for it (then it
+    is listed, marked).  ``counted`` (every status) is what the statistics are made of."""
     from ..relay_trust import signer_of
+    from ..store.runs import run_of
     signers: dict = {}
     ranked: list = []
     unknown: list = []
@@ -100,7 +126,7 @@ def relay_board(store, profile, ruleset: str, hints: bool, limit: int = BOARD_SI
             continue
         if signer.known:
             counted.append(rec)
-        if rec.finished:
+        if rec.finished and (tool_assisted or not run_of(store, rec).tool_assisted):
             (ranked if signer.known else unknown).append(rec)
     return ranked[:limit] + unknown[:limit], signers, counted
 
@@ -144,6 +170,11 @@ class RecordsScene(Scene):
         self.entries: list = []
         self.signers: dict = {}         # the Server board: game id -> relay_trust.Signer
         self.hints_board = False        # the Server board with hints (ranked runs declared so)
+        self.show_tool = False          # the Server board lists tool-assisted? runs too, marked
+        from ..store.runs import ANY
+        # a self-dealt board's run category: hints and animation (ANY: both)
+        self.hints_filter: bool | str = ANY
+        self.anim_filter = ANY
         for i, tab in enumerate(TABS):
             self.button(f"tab:{tab}", (40 + i * 202, 80, 192, 44), lambda tb=tab: self.tab_label(tb),
                         style="secondary", size=19)
@@ -159,6 +190,12 @@ class RecordsScene(Scene):
                     lambda: self.t("records.board_hints" if self.hints_board
                                    else "records.board_no_hints"), style="secondary", size=16)
         self.button("trust", (LIST_X + 20, 603, LIST_W - 40, 38), self._trust_label, size=17)
+        # a self-dealt board's hints and animation, the Server board's tool-assisted runs
+        self.button("f_hints", (64, 552, 210, 38), self._hints_filter_label, style="secondary", size=16)
+        self.button("f_anim", (286, 552, 210, 38), self._anim_filter_label, style="secondary", size=16)
+        self.button("f_tool", (64, 552, 432, 38),
+                    lambda: self.t("records.tool_shown" if self.show_tool else "records.tool_hidden"),
+                    style="secondary", size=16)
         self.button("replay", (74, 646, 212, 52), lambda: self.t("history.replay"), size=21)
         self.button("analysis", (304, 646, 212, 52), lambda: self.t("analysis.open"), style="secondary", size=21)
         self.button("export", (534, 646, 212, 52), lambda: self.t("records.export"), style="secondary",
@@ -205,7 +242,11 @@ class RecordsScene(Scene):
                     self.entries = store.history(HISTORY_SIZE)
                 elif self.tab == "relay":
                     self.entries, self.signers, counted = relay_board(
-                        store, self.app.profile, self.rulesets["relay"], self.hints_board)
+                        store, self.app.profile, self.rulesets["relay"], self.hints_board,
+                        tool_assisted=self.show_tool)
+                elif self.tab in LOCAL_TABS:
+                    self.entries, counted = local_board(store, self.rulesets[self.tab], self.tab,
+                                                        self.hints_filter, self.anim_filter)
                 else:
                     self.entries = board_entries(store, self.rulesets[self.tab], self.tab)
             except Exception:
@@ -218,8 +259,8 @@ class RecordsScene(Scene):
                       "gave_up": 0}
         if store is not None:
             try:
-                self.stats = (stats_of(counted) if self.tab == "relay" else
-                              board_stats(store, self.ruleset(), self.category()))
+                self.stats = (stats_of(counted) if self.tab == "relay" or self.tab in LOCAL_TABS
+                              else board_stats(store, self.ruleset(), self.category()))
             except Exception:
                 pass
 
@@ -243,6 +284,10 @@ class RecordsScene(Scene):
         """Who signed ``rec`` on the Server board (None elsewhere)."""
         return self.signers.get(rec.id) if self.tab == "relay" and rec is not None else None
 
+    def tool_assisted(self, rec) -> bool:
+        from ..store.runs import run_of
+        return self.store is not None and run_of(self.store, rec).tool_assisted
+
     def unknown_selected(self):
         signer = self.signer(self.selected())
         return signer if signer is not None and not signer.known and signer.key else None
@@ -251,8 +296,47 @@ class RecordsScene(Scene):
         signer = self.unknown_selected()
         return self.t("records.trust_key", fingerprint=signer.fingerprint if signer else "")
 
+    def _hints_filter_label(self) -> str:
+        f = self.hints_filter
+        return self.t("records.hints_any" if f not in (True, False) else
+                      "records.hints_on" if f else "records.hints_off")
+
+    def _anim_filter_label(self) -> str:
+        from ..store.runs import ANY
+        return self.t("records.anim_any" if self.anim_filter == ANY else f"category.{self.anim_filter}")
+
+    def board_title(self, rs: str) -> str:
+        """A board's title names its category: the ruleset, and on a self-dealt board the
+        hints and animation it shows (a set-seed board: the best on each seed)."""
+        if self.tab not in LOCAL_TABS:
+            return self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}"))
+        parts = [self.t(f"records.ruleset.{rs}")]
+        if self.hints_filter in (True, False):
+            parts.append(self.t("category.hints" if self.hints_filter else "category.no_hints"))
+        if self.anim_filter in ("instant", "animated"):
+            parts.append(self.t(f"category.{self.anim_filter}"))
+        key = "records.board_seeds" if self.tab == "seeded" else "records.board"
+        return self.t(key, ruleset=" · ".join(parts))
+
+    def cycle_filter(self, id: str) -> None:
+        from ..store.runs import ANY
+        if id == "f_hints":
+            order: tuple = (ANY, False, True)
+            self.hints_filter = order[(order.index(self.hints_filter) + 1) % 3]
+        elif id == "f_anim":
+            order = (ANY, "instant", "animated")
+            self.anim_filter = order[(order.index(self.anim_filter) + 1) % 3]
+        else:
+            self.show_tool = not self.show_tool
+        self.sel = self.top = 0
+        self.reload()
+
     def visible(self, w) -> bool:
         if w.id == "hints_board":
+            return self.tab == "relay"
+        if w.id in ("f_hints", "f_anim"):
+            return self.tab in LOCAL_TABS
+        if w.id == "f_tool":
             return self.tab == "relay"
         if w.id == "trust":
             return self.unknown_selected() is not None
@@ -273,7 +357,8 @@ class RecordsScene(Scene):
     def focus_order(self) -> list[str]:
         order = ["list"] if self.entries else []
         order += [f"rs:{rs}" for rs in RULESETS if self.visible(self.widget(f"rs:{rs}"))]
-        order += [id for id in ("hints_board", "trust") if self.visible(self.widget(id))]
+        order += [id for id in ("f_hints", "f_anim", "f_tool", "hints_board", "trust")
+                  if self.visible(self.widget(id))]
         order += [id for id in ("replay", "analysis", "export", "charts", "back")
                   if self.button_enabled(id)]
         return order + (["import"] if self.tab == "history" else [])
@@ -352,6 +437,8 @@ class RecordsScene(Scene):
                 self.rulesets[self.tab] = id[3:]
                 self.sel = self.top = 0
                 self.reload()
+        elif id in ("f_hints", "f_anim", "f_tool"):
+            self.cycle_filter(id)
         elif id == "hints_board":
             self.hints_board = not self.hints_board
             self.sel = self.top = 0
@@ -507,7 +594,7 @@ class RecordsScene(Scene):
                 ("stats.upper_bonus_reached", self.tn("stats.times", int(st["upper_bonus"] or 0))),
                 ("stats.bonanzas_rolled", str(st["bonanzas"] or 0)))
         for i, (key, value) in enumerate(rows):
-            y = 296 + i * 49
+            y = 296 + i * 42
             draw_text(surface, self.t(key), L.rect((68, y, 300, 40)), L.font_px(19), theme.INK_SOFT)
             draw_text(surface, value, L.rect((370, y, 126, 40)), L.font_px(22), theme.INK, bold=True,
                       align="right")
@@ -521,9 +608,12 @@ class RecordsScene(Scene):
         cells: tuple[str, ...]
         signer = self.signer(rec)
         unknown = signer is not None and not signer.known
+        # a tool-assisted? run is listed only when asked for, its date cell saying so
+        tool = signer is not None and self.show_tool and self.tool_assisted(rec)
         if signer is not None:      # unknown keys come after the board, unranked
             cells = ("?" if unknown else f"{idx + 1}.", str(rec.score), duration,
-                     ("? " if unknown else "") + (signer.fingerprint or "–"), game_date(rec))
+                     ("? " if unknown else "") + (signer.fingerprint or "–"),
+                     self.t("ranked.tool_assisted") if tool else game_date(rec))
         elif rs:
             cells = (f"{idx + 1}.", str(rec.score), duration, seed_cell(rec), game_date(rec))
         else:
@@ -535,7 +625,7 @@ class RecordsScene(Scene):
             strong = bool((rs and j == 1) or (not rs and j == 3))
             stopped = not rs and j == 5 and not rec.finished   # a given-up game stands out
             style.append((16 if signer is not None and j == 3 else 18, strong or stopped,
-                          theme.BAD if stopped or unknown else theme.INK))
+                          theme.BAD if stopped or unknown or (tool and j == 4) else theme.INK))
         return cells, style
 
     def history_columns(self, heads, rows) -> tuple[list[tuple[int, int, str]], list[int]]:
@@ -563,7 +653,7 @@ class RecordsScene(Scene):
         card = L.rect((LIST_X - 20, 136, LIST_W + 40, 464))
         shadowed_panel(surface, card, theme.PAPER, L.px(16), L.px(6))
         rs = self.ruleset()
-        head = self.t("records.board", ruleset=self.t(f"records.ruleset.{rs}")) if rs else self.t("history.title")
+        head = self.board_title(rs) if rs else self.t("history.title")
         head_w = LIST_W - 246 if self.tab == "relay" else LIST_W     # the hints switch beside it
         draw_text(surface, head, L.rect((LIST_X, 146, head_w, 34)), L.font_px(22), theme.INK, bold=True)
         heads: tuple[str, ...]

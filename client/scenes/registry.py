@@ -15,6 +15,7 @@ SCENES: dict[str, str] = {
     "title": "title:TitleScene",
     "solo_setup": "solo_setup:SoloSetupScene",
     "solo_game": "game:SoloGameScene",
+    "guided_game": "game:guided_game",
     "pause": "pause:PauseScene",
     "daily": "daily:DailyScene",
     "daily_relay": "daily_relay:DailyRelayScene",

@@ -22,6 +22,10 @@ class ReplayScene(Scene):
         self.states = list(verdict.states)
         self.records = list(verdict.log.records) if verdict.log else []
         self.index = len(self.states) - 1
+        from bonanza.core.splits import splits
+        # a one-seat run's turn times from the log's stamps: the same as the live panel's
+        self.turn_splits = (splits(verdict.log) if verdict.log is not None and self.states
+                            and len(self.states[0].setup.seats) == 1 else None)
         n = len(self.states[0].setup.seats) if self.states else 1
         w = 440 if n == 1 else (300 + 110 * n if n < 4 else 680)
         self.sheet_view = SheetView((24, 16, w, 688), 290 if n == 1 else 230,
@@ -132,6 +136,19 @@ class ReplayScene(Scene):
         auto = f" ({self.t('verify.auto_move')})" if move.get("auto") else ""
         return f"{name} · {what}{auto}"
 
+    def split_line(self) -> str | None:
+        """The split of the last turn ended at this move, and the run's time then."""
+        if not self.turn_splits or self.index == 0:
+            return None
+        done = sum(1 for r in self.records[:self.index] if r.get("move", {}).get("type") == "write")
+        if done == 0 or done > len(self.turn_splits):
+            return None
+        from .. import lang
+        from ..i18n import format_duration
+        from ..splits_view import short_time
+        return self.t("replay.split", n=done, split=short_time(self.turn_splits[done - 1]),
+                      time=format_duration(sum(self.turn_splits[:done]), lang.current(), 2))
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)
@@ -165,6 +182,10 @@ class ReplayScene(Scene):
         if total:
             pygame.draw.rect(surface, theme.GOLD, (bar.x, bar.y, int(bar.w * self.index / total), bar.h),
                              border_radius=bar.h // 2)
+        split = self.split_line()
+        if split:
+            draw_text(surface, split, L.rect((cx - 300, 376, 600, 34)), L.font_px(19),
+                      theme.TEXT_ON_FELT, align="center")
         v = self.verdict
         box = L.rect((cx - h, 496, 2 * h, 100))
         shadowed_panel(surface, box, theme.FELT_DARK, L.px(12), L.px(4))

@@ -72,12 +72,65 @@ class ResultsScene(Scene):
         self.button("menu", (892, 628, 232, 56), lambda: self.t("results.back_to_menu"), style="secondary", size=20)
         self.focus_id = "again" if mode != "daily" and mode != "table" else "verify"
         self._par: int | None = None       # a past daily practised: its par, once computed
+        self.run = self._run_facts()
+        # the right card: the run's splits or its sheet (the splits first for a player who
+        # keeps the splits panel on)
+        self.show_splits = self.run is not None and bool(app.profile.settings["show_splits"])
+        self.button("card_view", (1030, 106, 170, 38),
+                    lambda: self.t("results.show_sheet" if self.show_splits else "results.show_splits"),
+                    style="secondary", size=17)
         self.count_seconds = 1.0 if app.profile.animation_seconds > 0 else 0.0   # the score counts up
         # a table's players may play again for REMATCH_SECONDS after its end (the relay's
         # rule), and an offer says how long it stands: the Play again button counts it down
         self.again_until = app.now + REMATCH_SECONDS if mode == "table" and conn is not None else None
         self.shown_at = None
         self.celebration = None
+
+    def _run_facts(self) -> dict | None:
+        """A one-seat run's category and splits from its log, beside the comparison of its
+        category before it and the gold splits with it (None: not a one-seat run)."""
+        v = self.verdict
+        if v is None or not v.ok or v.log is None or v.log.end is None or len(self.standings) != 1:
+            return None
+        from bonanza.core.splits import splits
+        from bonanza.core.verify import category
+        cat = category(v.log.header, dict(v.log.end.get("meta") or {}))
+        turns = splits(v.log)
+        facts: dict = {"category": cat, "splits": turns, "before": None, "gold": None}
+        store = self.app.profile.store
+        rec = self.record
+        if turns is None or store is None or rec is None or getattr(rec, "category", None) not in (
+                "random", "seeded", "daily"):
+            return facts
+        from ..store.runs import category_runs, comparison
+        try:
+            runs = category_runs(store, self.state.ruleset.name, rec.category,
+                                 rec.seed_text if rec.category == "seeded" else None,
+                                 ("daily",) if rec.category == "daily" else ("solo",))
+        except Exception:
+            return facts
+        hints = cat["hints"] if cat["hints"] is not None else False
+        anim = cat["animation"] or "animated"
+        total = len(self.state.ruleset.sheet)
+        facts["before"] = comparison(runs, hints, anim, total, leave_out=rec.id)
+        facts["gold"] = comparison(runs, hints, anim, total).gold
+        return facts
+
+    def category_line(self) -> str | None:
+        """The run's category in words (a one-seat run), a local one labelled self-dealt."""
+        if self.run is None:
+            return None
+        from ..categories import label_of
+        line = label_of(self.t, self.run["category"])
+        if getattr(self.record, "self_dealt", False):
+            line += " · " + self.t("records.self_dealt")
+        return line
+
+    def timed(self) -> bool:
+        """Whether this run counts for a timed best (finished, not resumed, stamped)."""
+        run = self.run
+        return (run is not None and run["splits"] is not None and not run["category"]["resumed"]
+                and not self.gave_up())
 
     def on_enter(self):
         self.shown_at = self.app.now
@@ -192,8 +245,9 @@ class ResultsScene(Scene):
         rs = st.ruleset
         draw_text(surface, self.t("results.sheet"), L.rect((650, 110, 330, 40)), L.font_px(24),
                   theme.INK, bold=True)
-        draw_text(surface, self.t(f"game.ruleset.{rs.name}"), L.rect((980, 110, 210, 40)), L.font_px(18),
-                  theme.INK_SOFT, align="right")
+        if self.run is None:        # else the button to the splits is there
+            draw_text(surface, self.t(f"game.ruleset.{rs.name}"), L.rect((980, 110, 210, 40)),
+                      L.font_px(18), theme.INK_SOFT, align="right")
         bonus = sheet.upper_bonus(rs)
         left = [(self.t(f"box.{b}"), sheet.get(b)) for b in rs.layout.upper]
         left += [(self.t("game.upper_subtotal"), f"{sheet.upper_sum}/{rs.upper_threshold}"),
@@ -224,7 +278,14 @@ class ResultsScene(Scene):
         or a notice never covers whether the game verified."""
         return super().toast_clear(layout) + [layout.rect((84, 524, 1112, 72))]
 
+    def visible(self, w) -> bool:
+        if w.id == "card_view":
+            return self.run is not None and not self.spectator
+        return super().visible(w)
+
     def button_enabled(self, id):
+        if id == "card_view":
+            return self.run is not None and self.run["splits"] is not None or self.show_splits
         if id == "again":
             if self.again_scene is not None:
                 return True
@@ -250,6 +311,8 @@ class ResultsScene(Scene):
             self.practice_again()
         elif id == "again":
             self.app.switch("solo_game", seed_text=self.seed_text)
+        elif id == "card_view":
+            self.show_splits = not self.show_splits
         elif id == "verify":
             self.app.open("replay", self.verdict, path=None)
         elif id == "analysis":
@@ -340,16 +403,61 @@ class ResultsScene(Scene):
             seeded = getattr(self.record, "category", None) == "seeded"
             draw_text(surface, self.t("game.seed_best" if seeded else "game.personal_best", score=best),
                       L.rect((90, y, 460, 36)), L.font_px(22), theme.INK_SOFT, align="center")
-        board = self.board_line()
+        category = self.category_line()
+        if category:        # which runs this one compares with, named above both cards
+            draw_text(surface, category, L.rect((60, 68, 1160, 26)), L.font_px(18),
+                      theme.TEXT_ON_FELT_SOFT, align="center", min_px=theme.MIN_READABLE_PX)
+        board = None if category else self.board_line()
         if board:
             draw_text(surface, board, L.rect((90, 384, 460, 30)), L.font_px(18), theme.INK_SOFT,
                       align="center")
         shadowed_panel(surface, L.rect((620, 96, 600, 330)), theme.PAPER, L.px(16), L.px(6))
-        self.draw_sheet_summary(surface)
+        if self.show_splits and self.run is not None:
+            self.draw_splits(surface)
+        else:
+            self.draw_sheet_summary(surface)
         self.draw_fairness(surface)
         self.draw_widgets(surface)
         if self.celebration is not None:
             self.celebration.draw(surface, L, self.app.now)
+
+    def split_rows(self):
+        """The run's splits beside the fastest earlier run of its category, gold turns
+        marked (none when the run is not timed: a resumed run compares with nothing)."""
+        from ..splits_view import split_rows
+        run = self.run or {}
+        turns = run.get("splits") or []
+        before = run.get("before")
+        total = len(self.state.ruleset.sheet)
+        if not self.timed() or before is None:
+            return split_rows(turns, total, None, mark_gold=False)
+        return split_rows(turns, total, before.best, before.gold)
+
+    def sum_of_best_line(self) -> str:
+        from ..splits_view import GOLD_MARK, short_time
+        run = self.run or {}
+        if run.get("splits") is None:
+            return self.t("results.no_splits")
+        if not self.timed():
+            return self.t("results.splits_not_timed")
+        gold = run.get("gold")
+        if not gold:
+            return ""
+        return self.t("results.sum_of_best", time=short_time(sum(gold)), mark=GOLD_MARK)
+
+    def draw_splits(self, surface) -> None:
+        """The right card of a one-seat run: each turn's time, the gap to the fastest earlier
+        run of its category (sign, shape and colour), gold turns starred; the sum of best."""
+        from ..splits_view import draw_split_rows
+        L = self.layout
+        draw_text(surface, self.t("results.splits"), L.rect((650, 110, 370, 40)), L.font_px(24),
+                  theme.INK, bold=True)
+        rows = self.split_rows()
+        per_col = (len(rows) + 1) // 2
+        row_h = 30 if per_col <= 7 else 27         # a Yatzy run's 15 turns in the same card
+        draw_split_rows(surface, L, (644, 154, 552, row_h * per_col), rows, row_h, 18, on_paper=True)
+        draw_text(surface, self.sum_of_best_line(), L.rect((650, 390, 540, 30)), L.font_px(17),
+                  theme.INK_SOFT, align="center", min_px=theme.MIN_READABLE_PX)
 
     def place_line(self) -> str | None:
         """At a table: where this window's seat came ("Place 2 of 4", or that it won);

@@ -1,4 +1,5 @@
-"""The rules page in the chosen language (scroll with the wheel or the arrows)."""
+"""The rules page in the chosen language (scroll with the wheel or the arrows), and the
+way into the guided first game."""
 from __future__ import annotations
 
 import pygame
@@ -15,7 +16,8 @@ class RulesScene(Scene):
     def __init__(self, app):
         super().__init__(app)
         self.scroll = 0.0
-        self.button("back", (540, 650, 200, 50), lambda: self.t("common.back"), style="secondary")
+        self.button("guided", (330, 650, 400, 50), lambda: self.t("guide.play"), style="secondary", size=20)
+        self.button("back", (750, 650, 200, 50), lambda: self.t("common.back"), style="secondary")
         self.focus_id = "back"
         self._cache_key = None
         self._lines: list = []
@@ -56,6 +58,9 @@ class RulesScene(Scene):
             super().handle(action)
 
     def on_press(self, id):
+        if id == "guided":
+            self.app.switch("guided_game")
+            return
         self.back()
 
     def draw(self, surface):

@@ -12,14 +12,15 @@ from .base import Scene
 # by how much the game waits: instant (no motion, no roll guard), off (reduce motion)...
 ANIMS = ("instant", "off", "fast", "normal")
 VOLUMES = tuple(range(0, 101, 10))
-ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints", "palette",
-        "bot_speed", "pass_screen")
+ROWS = ("language", "name", "animation", "volume", "muted", "ui_scale", "fullscreen", "show_hints",
+        "show_splits", "palette", "bot_speed", "pass_screen")
 LABELS = {"language": "settings.language", "name": "settings.player_name",
           "animation": "settings.animation", "volume": "settings.volume", "muted": "settings.mute",
           "ui_scale": "settings.ui_scale", "fullscreen": "settings.fullscreen",
-          "show_hints": "settings.show_hints", "palette": "settings.palette",
+          "show_hints": "settings.show_hints", "show_splits": "settings.show_splits",
+          "palette": "settings.palette",
           "bot_speed": "settings.bot_speed", "pass_screen": "settings.pass_screen"}
-Y0, STEP, ROW_H = 88, 48, 42           # eleven rows, the speedrun note and Back above 720
+Y0, STEP, ROW_H = 80, 44, 40           # twelve rows, the speedrun note and Back above 720
 SCALES = (0,) + theme.UI_SCALES         # 0: automatic, text grows with the window
 
 
@@ -96,7 +97,7 @@ class SettingsScene(Scene):
             speeds = tuple(BOT_SPEEDS)
             i = speeds.index(s["bot_speed"]) if s["bot_speed"] in speeds else 0
             s["bot_speed"] = speeds[(i + step) % len(speeds)]
-        elif row in ("muted", "fullscreen", "show_hints", "pass_screen"):
+        elif row in ("muted", "fullscreen", "show_hints", "show_splits", "pass_screen"):
             s[row] = not s[row]
             if row == "muted":
                 self.app.apply_sound_settings()

@@ -14,11 +14,12 @@ import pygame
 
 from bonanza.core.game import apply_legal, new_game
 from bonanza.core.match import NO_HOLD
-from bonanza.core.settings import ROUND_REVEAL_SECONDS
+from bonanza.core.settings import REACTIONS, ROUND_REVEAL_SECONDS
 
 from .. import actions as A
 from .. import fonts, sprites, theme
 from ..i18n import format_date
+from ..reactions import Reactions
 from ..relay_client import answers_own_move
 from ..relay_notes import handle_relay_error, leave_untrusted
 from ..round_replay import SPEED, RoundReplay, Step, steps_of
@@ -82,6 +83,15 @@ class TableScene(GameScene):
             self._fold = new_game(st.setup)
             for r in list(conn.records):
                 self._fold = apply_legal(self._fold, r["move"])
+        # quick reactions: a row of buttons (keys 6-0) under Hints and Leave; a click on
+        # another seat's name mutes its reactions (docs/protocol.md, react)
+        self.reactions = Reactions()
+        self._mute_told = False
+        w = (2 * self.half - 4 * 6) / len(REACTIONS)
+        for i, emote in enumerate(REACTIONS):
+            self.button(f"react:{i}", (self.cx - self.half + i * (w + 6), 664, w, 30),
+                        lambda i=i, e=emote: f"{(i + 6) % 10} {self.t('reaction.' + e)}",
+                        style="secondary", size=15, action=A.Action(A.REACT, i))
 
     def daily_date(self) -> str | None:
         """The date of a relay daily (alone or at a daily table), else None."""
@@ -196,6 +206,10 @@ class TableScene(GameScene):
     def enabled(self, action) -> bool:
         if self._swallow:
             return False        # the key or click that ended the replay does nothing else
+        if action.name == A.REACT or (action.name == A.PRESS and str(action.arg).startswith("react:")):
+            return self.reacts() and self.conn.status == "connected"
+        if action.name == A.PRESS and str(action.arg).startswith("mute:"):
+            return self.dialog is None
         if self.awaiting and action.name in QUEUED and self.dialog is None:
             return True         # it waits for the answer (``handle``), then is judged
         return super().enabled(action)
@@ -284,6 +298,12 @@ class TableScene(GameScene):
         return refusal is not None and refusal.code == "seat_done"
 
     def on_press(self, id):
+        if id.startswith("react:"):
+            self.react(int(id[6:]))
+            return
+        if id.startswith("mute:"):
+            self.toggle_mute(int(id[5:]))
+            return
         if id == "give_up" and (self.watching() or self.sheet_done()):
             self.go_to_menu()          # leave (and keep the score): nothing to give up
             return
@@ -306,6 +326,9 @@ class TableScene(GameScene):
         super().on_press(id)
 
     def handle(self, action):
+        if action.name == A.REACT:
+            self.react(action.arg)
+            return
         if self.awaiting and action.name in QUEUED and self.dialog is None:
             self.queued.append(action)
             return
@@ -357,6 +380,9 @@ class TableScene(GameScene):
         answered = False
         for msg in msgs:
             kind = msg.get("type")
+            if kind == "reaction":
+                self.show_reaction(msg)
+                continue
             if answers_own_move(msg, self.conn.seat, self.in_rounds()):
                 answered = True
             elif kind == "status" and msg.get("status") == "closed":
@@ -428,6 +454,60 @@ class TableScene(GameScene):
         pending = self._playout_pending
         if pending is not None and self._playout is not None and not self._playout.is_alive():
             self._start_playouts(*pending)
+
+    def show_reaction(self, msg: dict) -> None:
+        shown = self.reactions.received(msg, len(self.state.setup.seats), self.app.now)
+        if shown is None:
+            return
+        if shown[0] != self.conn.seat and not self._mute_told:
+            self._mute_told = True      # once: how to quiet someone
+            self.app.show(self.t("table.reactions_mute_hint"), "info", 4.0)
+
+    def draw_reactions(self, surface) -> None:
+        """Each shown reaction in a bubble under its player's name, in the seat's colour."""
+        L = self.layout
+        n = len(self.state.setup.seats)
+        for seat, (emote, left) in sorted(self.reactions.showing(self.app.now).items()):
+            x, y, w, h = self.sheet_view.header_rect(seat, n)
+            text = self.t(f"reaction.{emote}")
+            px = L.font_px(17)
+            tw = fonts.text_width(text, px, True) / max(L.scale, 1e-6) + 24
+            bw = max(w - 8, min(tw, 220))
+            sx, _, sw, _ = self.sheet_view.rect
+            bx = min(max(x + w / 2 - bw / 2, sx + 6), sx + sw - bw - 6)
+            box = L.rect((bx, y + h + 6, bw, 34))
+            tip = [L.point(x + w / 2 - 8, y + h + 7), L.point(x + w / 2 + 8, y + h + 7),
+                   L.point(x + w / 2, y + h - 2)]
+            alpha = int(245 * max(0.0, min(1.0, left / 0.4)))      # fades in its last moment
+            layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            pygame.draw.polygon(layer, (*theme.TOAST_BG, alpha), tip)
+            pygame.draw.rect(layer, (*theme.TOAST_BG, alpha), box, border_radius=L.px(10))
+            pygame.draw.rect(layer, (*theme.SEAT_COLORS[seat % len(theme.SEAT_COLORS)], alpha), box,
+                             max(1, L.px(3)), border_radius=L.px(10))
+            surface.blit(layer, (0, 0))
+            draw_text(surface, text, box.inflate(-L.px(12), 0), px, theme.WHITE, bold=True,
+                      align="center")
+
+    def draw_marks_legend(self, surface) -> None:
+        """What the red corner of a box means, in the sheet's empty top-left cell, once the
+        clock has written one."""
+        if not self._auto:
+            return
+        L = self.layout
+        x, y, _, _ = self.sheet_view.rect
+        r = L.rect((x + 12, y + 10, self.sheet_view.label_w - 14, 28))
+        k = L.px(12)
+        top = r.centery - k // 2
+        pygame.draw.polygon(surface, theme.URGENT, [(r.x, top), (r.x + k, top), (r.x + k, top + k)])
+        draw_text(surface, self.t("table.auto_legend"),
+                  pygame.Rect(r.x + k + L.px(6), r.y, r.w - k - L.px(6), r.h), L.font_px(14),
+                  theme.INK_SOFT, min_px=theme.MIN_READABLE_PX)
+
+    def draw(self, surface) -> None:
+        super().draw(surface)
+        if self.state is not None and self.dialog is None:
+            self.draw_marks_legend(surface)
+            self.draw_reactions(surface)
 
     def announce_auto(self, mv: dict) -> None:
         """Time ran out: every screen says what the clock wrote, for whom, and the box is marked."""
@@ -538,7 +618,8 @@ class TableScene(GameScene):
         ``update`` marks the frame dirty when the relay says something or the clock ticks."""
         rem = self.remaining()
         return (super().animating() or self.replaying()
-                or (rem is not None and 0 < rem <= URGENT_SECONDS))
+                or (rem is not None and 0 < rem <= URGENT_SECONDS)
+                or bool(self.reactions.showing(self.app.now)))
 
     def draw_table_top(self, surface):
         if self.ncols == 2:
@@ -648,7 +729,38 @@ class TableScene(GameScene):
     def visible(self, w) -> bool:
         if w.id == "hints" and self.watching():
             return False       # a watcher has no turn to hint at (the win bar always shows)
+        if w.id.startswith("react:"):
+            return self.reacts()
         return super().visible(w)
+
+    def reacts(self) -> bool:
+        """Quick reactions belong to a seat at a table with other players, over a relay
+        (not a watcher, not one window passed around, not a one-seat daily or ranked run)."""
+        return (self.conn.seat is not None and not getattr(self.conn, "local", False)
+                and self.state is not None and len(self.state.setup.seats) > 1)
+
+    def fingerprint_y(self) -> float:
+        return 696 if self.reacts() else 672      # under the reactions' row
+
+    def react(self, i: int) -> None:
+        if not self.reactions.may_send(self.app.now):
+            self.app.show(self.t("refusal.reacting_too_fast"), "info", 2.0)
+            return
+        self.conn.send({"type": "react", "emote": REACTIONS[i]})
+
+    def toggle_mute(self, seat: int) -> None:
+        names = self.state.setup.seats
+        muted = self.reactions.toggle_mute(seat)
+        self.app.show(self.t("table.reactions_muted" if muted else "table.reactions_unmuted",
+                             name=names[seat].name), "info", 3.0)
+
+    def targets(self, layout):
+        out = super().targets(layout)
+        if self.dialog is None and self.state is not None:    # a name: mute or unmute it
+            n = len(self.state.setup.seats)
+            out += [(layout.rect(self.sheet_view.header_rect(i, n)), A.Action(A.PRESS, f"mute:{i}"))
+                    for i in range(n) if i != self.conn.seat]
+        return out
 
     def commitment(self):
         header = self.conn.client.header if self.conn.client else None

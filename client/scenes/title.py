@@ -40,7 +40,11 @@ class TitleScene(Scene):
         """Offer "Rejoin table …" while a table game holds one of this player's seats
         (the window closed or crashed mid-game); the list changes while the title is covered."""
         self.rejoin = next(iter(sorted(self.app.profile.running_tables().items())), None)
-        self.widgets = [w for w in self.widgets if w.id not in ("rejoin", "continue")]
+        self.widgets = [w for w in self.widgets if w.id not in ("rejoin", "continue", "guided")]
+        if self.first_time():
+            # someone who never played here: a guided first game is offered (never forced)
+            self.button("guided", (880, 296, 360, 43), lambda: self.t("guide.offer"),
+                        style="primary", size=19)
         # an unfinished solo or pass-and-play game on this computer (client.saved_game)
         from .. import saved_game
         self.saved = saved_game.exists(self.app.profile)
@@ -59,6 +63,16 @@ class TitleScene(Scene):
         elif self.focus_id == "rejoin":
             self.focus_id = "solo"
 
+    def first_time(self) -> bool:
+        """Nobody has played on this profile yet, nor seen or skipped the guide."""
+        if self.app.profile.settings.get("guided_done"):
+            return False
+        store = self.app.profile.store
+        try:
+            return store is None or not store.history(1)
+        except Exception:
+            return False
+
     def update(self, dt):
         super().update(dt)
         self.t_anim += dt
@@ -70,6 +84,8 @@ class TitleScene(Scene):
             self.app.open("rejoin", *self.rejoin)
         elif id == "continue":
             self.continue_game()
+        elif id == "guided":
+            self.app.open("guided_game")
         elif id in MENU_SCENES:
             self.app.open(MENU_SCENES[id])
 
