@@ -19,7 +19,7 @@ from bonanza.client.relay_client import RelayClient
 from bonanza.core.verify import verify_bytes
 from bonanza.relay.journal import frame, read_entries
 from tests.pilot import wait_until
-from tests.relay_harness import choose_box, play_to_end, play_turn_step
+from tests.relay_harness import choose_box, open_table, play_to_end, play_turn_step
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,13 +85,7 @@ def test_sigkill_mid_game_then_every_game_resumes_and_ends(tmp_path):
     try:
         async def before():
             relay = relays[0]
-            a = await RelayClient.open("127.0.0.1", relay.port)
-            b = await RelayClient.open("127.0.0.1", relay.port)
-            joined = await a.create_table("Ana", 2, 90)
-            await b.join(joined["table"]["code"], "Ben")
-            await a.start()
-            for c in (a, b):
-                await c.wait_until(lambda c=c: c.header is not None)
+            (a, b), _ = await open_table(relay, ["Ana", "Ben"], turn_seconds=90, start=True)
             d = await RelayClient.open("127.0.0.1", relay.port)
             await d.daily_play("Cara")
             await d.wait_until(lambda: d.header is not None)
@@ -264,14 +258,8 @@ def test_a_daily_round_not_yet_revealed_is_played_again_after_a_restart(tmp_path
     relays = [Child(tmp_path, "--daily-any-address")]   # two people on one address
     try:
         async def main():
-            relay = relays[0]
-            a = await RelayClient.open("127.0.0.1", relay.port)
-            b = await RelayClient.open("127.0.0.1", relay.port)
-            joined = await a.create_table("Ana", 2, 60, "yacht", daily=True)
-            await b.join(joined["table"]["code"], "Ben")
-            await a.start()
-            for c in (a, b):
-                await c.wait_until(lambda c=c: c.header is not None)
+            (a, b), _ = await open_table(relays[0], ["Ana", "Ben"], ruleset="yacht", daily=True,
+                                         start=True)
             first = (await a.roll())["move"]["dice"]        # round 0, not revealed
             await a.write(choose_box(a.state))
             assert a.round_done and a.seq == 0
