@@ -131,6 +131,8 @@ class ReplayScene(Scene):
             box = move.get("box", "")
             pts = self.states[i].sheets[move["seat"]].get(box)
             what = f"{self.t('box.' + box)}: {pts}"
+        elif kind == "undo":            # a practice game's write taken back
+            what = self.t("practice.undone")
         else:
             what = self.t("game.give_up")
         auto = f" ({self.t('verify.auto_move')})" if move.get("auto") else ""
