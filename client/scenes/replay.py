@@ -151,6 +151,12 @@ class ReplayScene(Scene):
         return self.t("replay.split", n=done, split=short_time(self.turn_splits[done - 1]),
                       time=format_duration(sum(self.turn_splits[:done]), lang.current(), 2))
 
+    def toast_area(self, layout):
+        """Over the title, beside the sheet: the Verified box sits above the bottom buttons."""
+        if not self.states:
+            return None
+        return layout.rect((self.cx - self.half, 6, 2 * self.half, 98))
+
     def draw(self, surface):
         L = self.layout
         self.draw_background(surface)
