@@ -306,3 +306,42 @@ def test_quick_reactions_by_key_and_button_shown_by_the_name_and_muted_per_playe
             ana.close(1.0)
             if watcher is not None:
                 watcher.close(1.0)
+
+
+# ---------------------------------------------------------------- six languages at 960x540
+def test_the_new_table_texts_fit_in_six_languages_at_960x540(data_dirs, artifacts):
+    """The results of a 4-seat table, a table with reactions shown and the clock's legend,
+    the host form and the found tables: no text shrunk below a readable size or overflowing."""
+    from bonanza.client import lang, theme, widgets
+    from bonanza.client.i18n import LANGUAGES
+    from bonanza.client.scenes.lobby import HostSetupScene, JoinScene
+    from tests import pilot
+    from tests.doubles import DemoConnection
+    m = finished_table(4, "yatzy")
+    problems = []
+    with pilot.window(data_dirs["data"], size=(960, 540)) as app:
+        for code in LANGUAGES:
+            lang.set_language(code)
+            table = app.make("table", DemoConnection(seats=4))
+            app.push(table)
+            app.step(FRAME)
+            for seat, emote in enumerate(("hello", "nice", "oops", "gg")):
+                table.reactions.received({"seat": seat, "emote": emote}, 4, app.now)
+            app.profile.name = "Ana"
+            res = app.make("results", m.state, m.log.to_bytes(), mode="table", my_seat=1,
+                           reveal_seed=m.reveal["seed"], commitment=m.commitment)
+            res.skip_animation()
+            join = JoinScene(app)
+            join.found, join.searched = [found(40001, "ABCDE", False, 2), found(40002, "FGHIJ", True, 2)], True
+            for name, scene in (("table", table), ("results", res), ("host", HostSetupScene(app)),
+                                ("join", join)):
+                if scene is not table:
+                    app.push(scene)
+                widgets.FIT_REPORT.clear()
+                app.draw()
+                app.screenshot(artifacts / f"story_{name}_{code}_960.png")
+                for text, px, width, max_width in widgets.FIT_REPORT:
+                    if width > max_width + 1 or px < theme.MIN_READABLE_PX:
+                        problems.append((code, name, text, px, width, max_width))
+            app.to_title()
+    assert not problems, "\n".join(map(str, problems[:40]))
