@@ -93,6 +93,7 @@ class App:
         if self.fullscreen:
             flags = pygame.FULLSCREEN
             size = (0, 0)
+        _set_icon()
         try:
             screen = pygame.display.set_mode(size, flags)
         except pygame.error:
@@ -532,6 +533,16 @@ class App:
                 self._make_sound()
                 self.start_controllers()
                 self.advisor_loader("bonanza")
+
+
+def _set_icon() -> None:
+    """A die as the window's icon.  Set before the window opens, it also spares pygame from
+    loading its own icon through importlib.resources (a zipfile import on the first frame)."""
+    from . import sprites
+    try:
+        pygame.display.set_icon(sprites.die(5, 24))
+    except pygame.error:
+        pass
 
 
 def _sdl_window():

@@ -42,12 +42,15 @@ def forget() -> None:
 # tell (its metrics() gives the box's metrics); pygame.freetype's get_metrics() gives None.
 REPLACEMENT = "\ufffd"
 _coverage: dict[tuple[str, bool], bool] = {}
+# DejaVu Sans draws all of Latin-1 and Latin Extended-A and -B (every accent of our six
+# languages): no need to load pygame.freetype to ask, which the title's first frame would
+_LATIN_END = 0x250
 _ft_fonts: dict[bool, object] = {}
 
 
 def can_draw(ch: str, bold: bool = False) -> bool:
     """Whether the shipped font has a glyph for the character ``ch``."""
-    if ch.isascii():
+    if ord(ch) < _LATIN_END:
         return True
     known = _coverage.get((ch, bold))
     if known is None:

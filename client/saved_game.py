@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bonanza.core.log import LogError, parse_log
-from bonanza.core.match import Match
-
 if TYPE_CHECKING:
+    from bonanza.core.match import Match
+
     from .profile import Profile
 
 FILE = "unfinished.json"
@@ -79,6 +78,9 @@ def _sync_dir(folder: Path) -> None:
 
 def load(profile: Profile) -> SavedGame | None:
     """The saved game, checked move by move; None when there is none or it does not hold up."""
+    # here, not at the top: the title asks only whether a save ``exists`` on its first frame
+    from bonanza.core.log import LogError, parse_log
+    from bonanza.core.match import Match
     path = save_path(profile)
     if path is None:
         return None

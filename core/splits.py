@@ -9,8 +9,17 @@ log alone, so every replay, ``verify`` and the results show the same figures.
 from __future__ import annotations
 
 from statistics import median
+from typing import Protocol
 
-from .log import GameLog
+from .records import MoveRecord
+
+
+class Records(Protocol):
+    """What the splits read of a log: its move records in order (a ``GameLog``, or the
+    records of a stored log read without checking it again, ``client.store.runs``)."""
+
+    @property
+    def records(self) -> list[MoveRecord]: ...
 
 # A run whose median decision is quicker than this was not read by a person: the dice must
 # be seen, read and acted on, and a simple visual reaction alone takes about 200 ms; a
@@ -19,12 +28,12 @@ from .log import GameLog
 TOOL_ASSISTED_MEDIAN_MS = 150
 
 
-def stamped(log: GameLog) -> bool:
+def stamped(log: Records) -> bool:
     recs = log.records
     return bool(recs) and all("at" in r for r in recs)
 
 
-def splits(log: GameLog, seat: int = 0) -> list[int] | None:
+def splits(log: Records, seat: int = 0) -> list[int] | None:
     """Each finished turn's time in ms, in order (None for a log without stamps)."""
     if not stamped(log):
         return None
@@ -40,7 +49,7 @@ def splits(log: GameLog, seat: int = 0) -> list[int] | None:
     return out
 
 
-def decisions(log: GameLog, seat: int = 0) -> list[int]:
+def decisions(log: Records, seat: int = 0) -> list[int]:
     """The ms from each of ``seat``'s rolls to its next move (none without stamps; the
     clock's own moves are no one's decision)."""
     if not stamped(log):
@@ -54,7 +63,7 @@ def decisions(log: GameLog, seat: int = 0) -> list[int]:
     return out
 
 
-def tool_assisted(log: GameLog, seat: int = 0) -> bool:
+def tool_assisted(log: Records, seat: int = 0) -> bool:
     """Whether the median decision is quicker than a person reads dice."""
     d = decisions(log, seat)
     return len(d) >= 5 and median(d) < TOOL_ASSISTED_MEDIAN_MS

@@ -22,6 +22,8 @@ NOT_AT_START = (
     ("bonanza.core.advisor", "the advisor loads after the first frame"),
     ("bonanza.core.signing", "signing"),
     ("bonanza.core.verify", "checking a log"),
+    ("bonanza.core.log", "reading a log (the store reads none when it opens well)"),
+    ("bonanza.core.match", "a game (the title asks only whether a saved one exists)"),
     ("bonanza.core.analysis", "a finished game's analysis"),
     ("bonanza.core.bots", "bots"),
     ("bonanza.relay", "the relay"),

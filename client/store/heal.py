@@ -11,8 +11,6 @@ import os
 import re
 import time
 
-from bonanza.core.log import MAX_LOG_BYTES
-
 from .files import DB_NAME, EXTENSION, GAMES_DIR, write_json_atomic
 from .notices import Notice, StoreError
 from .recording import Recording
@@ -32,6 +30,7 @@ def played_at_of(name: str) -> str | None:
 
 
 def read_game_file(path: str) -> bytes | None:
+    from bonanza.core.log import MAX_LOG_BYTES  # here: opening the store (the first frame) reads no file
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_LOG_BYTES + 1)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import msgpack
+
 from bonanza.core import splits as core_splits
-from bonanza.core.log import parse_log
+from bonanza.core.log import MAGIC, MAX_LOG_BYTES
 from bonanza.core.verify import category as log_category
 
 from .game_record import GameRecord
@@ -41,6 +43,33 @@ class Run:
                 and (animation == ANY or self.animation == animation))
 
 
+@dataclass(frozen=True)
+class _Read:
+    """A stored log's parts, decoded without its checks: the store verified the log when
+    it kept it and marks a row whose log changed since as damaged (never on a board), so
+    checking the chain again would only make a board of a thousand runs wait seconds."""
+    header: dict
+    records: list
+    end: dict | None
+
+
+def _read(data: bytes) -> _Read:
+    if not data.startswith(MAGIC):
+        raise ValueError("not a log")
+    unpacker = msgpack.Unpacker(raw=False, max_buffer_size=MAX_LOG_BYTES)
+    unpacker.feed(data[len(MAGIC):])
+    header = next(unpacker)
+    records: list = []
+    end = None
+    for obj in unpacker:
+        kind = obj.get("kind")
+        if kind == "move":
+            records.append(obj)
+        elif kind == "end":
+            end = obj
+    return _Read(header, records, end)
+
+
 def run_of(store, rec: GameRecord) -> Run:
     """``rec`` with its log's facts (a log that no longer reads vouches for nothing:
     unknown category, no splits, never timed)."""
@@ -49,7 +78,7 @@ def run_of(store, rec: GameRecord) -> Run:
     run = cache.get(key)
     if run is None:
         try:
-            log = parse_log(store.game_log(rec.id))
+            log = _read(store.game_log(rec.id))
             end_meta: dict = dict(log.end["meta"]) if log.end is not None else {}
             cat = log_category(log.header, end_meta)
             seat = 0 if len(log.header["seats"]) == 1 else None

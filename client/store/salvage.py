@@ -26,8 +26,6 @@ from typing import Any
 
 import msgpack
 
-from bonanza.core.log import MAGIC, MAX_LOG_BYTES
-
 from . import kill_hook, schema
 from .check import valid_date
 from .files import (
@@ -219,6 +217,7 @@ def _from_sqlite(path: str, files: dict | None = None
 
 def scan_logs(data: bytes) -> list[bytes]:
     """Every complete, verifying game log found anywhere in ``data``."""
+    from bonanza.core.log import MAGIC, MAX_LOG_BYTES  # here: a store that opens well salvages nothing
     found: list[bytes] = []
     pos = data.find(MAGIC)
     while pos != -1:
