@@ -317,6 +317,20 @@ class TextField(Widget):
             pygame.draw.rect(surface, theme.INK, (end + 2, inner.centery - h // 2, max(2, layout.px(2)), h))
 
 
+PAD_TYPES = "A ⌨"       # a pad's A opens the on-screen keyboard (client/onscreen_keyboard.py)
+
+
+def pad_typing_badge(surface, layout, field_rect: pygame.Rect) -> None:
+    """On a focused text field while a game controller is in use: A types (the keyboard)."""
+    h = int(field_rect.h * 0.62)
+    px = layout.font_px(16)
+    w = fonts.text_width(PAD_TYPES, px, True) + layout.px(14)
+    badge = pygame.Rect(field_rect.right - w - layout.px(6), field_rect.centery - h // 2, w, h)
+    rounded(surface, badge, theme.BUTTON_SECONDARY, h // 2)
+    draw_text(surface, PAD_TYPES, badge.inflate(-layout.px(8), 0), px, theme.TEXT_ON_FELT, bold=True,
+              align="center")
+
+
 def ellipsize(text: str, px: int, width: int, bold: bool = False) -> str:
     """``text`` cut with "…" to fit ``width`` at ``px`` (a long name at a readable size)."""
     if fonts.text_width(text, px, bold) <= width:

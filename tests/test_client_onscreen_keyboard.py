@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from bonanza.client import widgets
 from bonanza.client.widgets import TextField
 from tests import pilot
 from tests.test_client_controller import pad
@@ -76,6 +77,10 @@ def test_a_controller_alone_writes_the_players_name_in_settings(app, artifacts):
     assert type(settings).__name__ == "SettingsScene"
     pad(app, pygame.CONTROLLER_BUTTON_DPAD_DOWN)
     assert settings.focus_id == "name"
+    widgets.TEXT_RECTS.clear()
+    app.draw()                               # the focused field says A types, while a pad is used
+    assert widgets.PAD_TYPES in [text for text, _ in widgets.TEXT_RECTS]
+    app.screenshot(artifacts / "onscreen_keyboard_field_badge.png")
     pad(app, pygame.CONTROLLER_BUTTON_A)     # A on a field: the keyboard, not a submit
     assert app.keyboard is not None
     pad_type(app, "ZoëMa")

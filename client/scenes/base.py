@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import actions as A
 from .. import lang, sprites, theme
 from ..actions import Action
-from ..widgets import Button, TextField, draw_text, shared_text_px
+from ..widgets import Button, TextField, draw_text, pad_typing_badge, shared_text_px
 
 
 class Scene:
@@ -209,6 +209,8 @@ class Scene:
             focused = w.id == self.focus_id
             if isinstance(w, TextField):
                 w.draw(surface, L, hover, focused, True, caret_on=(self.caret_t % 1.0) < 0.6)
+                if focused and self.app.input_kind == "controller":
+                    pad_typing_badge(surface, L, r)     # how a pad types here
             else:
                 w.draw(surface, L, hover, focused, w.action is None or self.enabled(w.action),
                        text_px.get(w.id))
