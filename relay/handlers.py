@@ -169,7 +169,7 @@ def _game(conn: Conn, msg: dict, need_seq: bool = True) -> tuple[Table, Slot]:
     """The caller's started table; with ``need_seq`` the message must name its last move
     (so a click made on an out-of-date screen is refused, not applied to a newer turn)."""
     table, slot = _seated(conn)
-    if table.match is None:
+    if table.match is None or table.starting:    # starting: its journal is not on disk yet
         raise Refuse("not_started", "the game has not started yet")
     if need_seq or "seq" in msg:
         seq, last = msg.get("seq"), table.match.state.seq
@@ -320,6 +320,8 @@ def leave(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         pass    # the seats are fixed; a seat that does not reveal goes to a bot
     elif not table.started:
         relay.leave_lobby(table, slot)
+    elif table.starting:
+        pass    # not a move before the start is on disk: the seat plays on as away
     elif table.running and not table.started_match.state.has_given_up(slot.index):
         table.give_up(slot.index, "left")   # refused (seat_done) for a full sheet: it stands
     _reply(conn, {"type": "left", "code": table.code}, rid)

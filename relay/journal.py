@@ -6,8 +6,10 @@ each move record's logged bytes, then the end), appended as they happen; the tab
 sealed secrets (its seed, the seats' resume tokens) are in ``<CODE>.secret`` beside it,
 readable by the relay's user only, and never sent to anyone.  Appends reach the operating
 system at once (a killed process loses nothing); a group commit makes them durable
-(``fdatasync`` at most every COMMIT_EVERY seconds, on a worker thread), and a game's end is
-made durable before its players are told.
+(``fdatasync`` at most every COMMIT_EVERY seconds, on a worker thread), with the folder's
+own entries (a new journal's names) and a finished log (its bytes and its name) in the same
+commit.  What a player is told rests on a commit: a game's start (``started``) waits for its
+journal's first, its end for the one holding its end entry and its finished log.
 
 On start ``restore`` reads every journal back: a torn or damaged last entry (a write cut
 short) is dropped, never trusted; the game is folded again through ``core.match``
@@ -25,7 +27,7 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import msgpack
 
@@ -98,6 +100,7 @@ class Journal:
         self.secret_fd = secret_fd   # made durable by the first commit, then closed
         self.pending = bytearray()   # what the disk refused so far (retried at each commit)
         self.waiters: list[Callable[[], None]] = []   # to run once what is written is durable
+        self.logs: list[str] = []    # finished logs (file names) to make durable at the commit
         self.done = False
         self.told = False            # the end is durable (or refused) and the players told
         self.is_settled = False      # the finished log and results are on disk at last
@@ -125,6 +128,11 @@ class Journal:
     def moved(self, encoded_record: bytes) -> None:
         self._append(pack({"kind": "move", "record": encoded_record}))
 
+    def when_durable(self, then: Callable[[], None]) -> None:
+        """``then`` runs once everything written so far is durable (or the disk refused)."""
+        self.waiters.append(then)
+        self.book.dirty(self)
+
     def ended(self, log_file: str | None, then: Callable[[], None]) -> None:
         """The game's end: ``then`` (telling the players) runs once it is durable, or
         once the disk has refused it (the players are told all the same; the journal
@@ -136,14 +144,19 @@ class Journal:
                 self.book.close(self, remove=True)   # the finished log is the record now
             then()
         self.waiters.append(durable)
+        if log_file is not None:
+            self.logs.append(log_file)
         self._append(pack({"kind": "end", "file": log_file}))
 
-    def settled(self) -> None:
+    def settled(self, log_file: str) -> None:
         """The finished log and results were written after all (the disk refused them at
-        the end): the journal goes, once its end has been told."""
-        self.is_settled = True
-        if self.told and not self.done:
-            self.book.close(self, remove=True)
+        the end): the journal goes once the log is durable and the end has been told."""
+        def durable() -> None:
+            self.is_settled = True
+            if self.told and not self.done:
+                self.book.close(self, remove=True)
+        self.logs.append(log_file)
+        self.when_durable(durable)
 
 
 @dataclass
@@ -159,9 +172,15 @@ class Found:
 class Journals:
     """``<data>/journal``: the relay's journals and their group commit."""
 
-    def __init__(self, folder: Path, on_disk_error: Callable[[OSError | None], None]):
+    def __init__(self, folder: Path, on_disk_error: Callable[[OSError | None], None],
+                 logs: Path | None = None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.logs = Path(logs) if logs is not None else None   # where finished logs are
+        # A new file's name is an entry of its folder: durable only once the folder is
+        # synced (fsync of the file alone does not make its name survive a power loss).
+        self.folder_unsynced = False
+        self.folder_syncs = 0
         self.on_disk_error = on_disk_error
         self.open: dict[str, Journal] = {}
         self._dirty: dict[Journal, None] = {}
@@ -190,6 +209,7 @@ class Journals:
         except OSError as e:
             self.failed(e)
             return None
+        self.folder_unsynced = True
         j = self.open[code] = Journal(self, code, fd, secret_fd)
         j._append(pack(table_entry(table)))
         return j
@@ -224,21 +244,39 @@ class Journals:
         self._syncing = batch
         fds = [j.fd for j in batch if j.fd is not None]
         fds += [j.secret_fd for j in batch if j.secret_fd is not None]
+        files, folders = self._paths(batch)
         loop = asyncio.get_running_loop()
         waiting = [(j, j.waiters) for j in batch]
         for j in batch:
             j.waiters = []
-        fut = self._inflight = loop.run_in_executor(None, _sync_all, fds)
-        fut.add_done_callback(lambda f: self._committed(f, waiting))
+        fut = self._inflight = loop.run_in_executor(None, _sync_all, fds, files, folders)
+        fut.add_done_callback(lambda f: self._committed(f, waiting, bool(folders)))
 
-    def _committed(self, fut: asyncio.Future, waiting: list) -> None:
+    def _paths(self, batch: list[Journal]) -> tuple[list[Path], list[Path]]:
+        """The finished logs and the folders a commit of ``batch`` makes durable too."""
+        files: list[Path] = []
+        folders: list[Path] = []
+        if self.folder_unsynced:
+            self.folder_unsynced = False     # set again if the sync fails
+            folders.append(self.folder)
+        for j in batch:
+            if self.logs is not None:
+                files += [self.logs / name for name in j.logs]
+            j.logs = []
+        if files and self.logs is not None:
+            folders.append(self.logs)
+        return files, folders
+
+    def _committed(self, fut: asyncio.Future, waiting: list, folders: bool = False) -> None:
         self._inflight = None
         batch, self._syncing = self._syncing, []
         self.commits += 1
         err = fut.exception()
         if err is not None:
+            self.folder_unsynced = self.folder_unsynced or folders
             self.failed(err if isinstance(err, OSError) else None)
         else:
+            self.folder_syncs += folders
             self.recovered()
         for j in batch:
             if j.secret_fd is not None:
@@ -260,11 +298,13 @@ class Journals:
         """Make ``j`` durable now, on this thread (no event loop; the relay stopping)."""
         self._dirty.pop(j, None)
         if j.fd is not None and j.write_pending():
+            files, folders = self._paths([j])
             try:
-                os.fdatasync(j.fd)
-                if j.secret_fd is not None:
-                    os.fsync(j.secret_fd)
+                _sync_all([j.fd] + ([j.secret_fd] if j.secret_fd is not None else []),
+                          files, folders)
+                self.folder_syncs += bool(folders)
             except OSError as e:
+                self.folder_unsynced = self.folder_unsynced or bool(folders)
                 self.failed(e)
         _run(j)
 
@@ -373,9 +413,22 @@ def _run(j: Journal) -> None:
         w()
 
 
-def _sync_all(fds: list[int]) -> None:
+def _sync_all(fds: list[int], files: Sequence[Path] = (), folders: Sequence[Path] = ()) -> None:
+    """Journals (``fdatasync``), then finished logs and folders (opened here, ``fsync``)."""
     for fd in fds:
         os.fdatasync(fd)
+    for path in files:
+        _fsync_path(path)
+    for path in folders:
+        _fsync_path(path, os.O_DIRECTORY)
+
+
+def _fsync_path(path: Path, flags: int = 0) -> None:
+    fd = os.open(path, os.O_RDONLY | flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------- restoring tables
@@ -479,12 +532,15 @@ def _end_by_relay(relay: Host, table: Table, why: str) -> None:
 
 def _set_aside(relay: Host, journals: Journals, f: Found) -> None:
     """A journal that cannot be resumed moves to ``journal/damaged`` (kept for a person to
-    look at); a daily attempt it held is given back."""
+    look at); a daily attempt or a ranked run it held is given back (the run ends given up
+    by the relay, counted as no attempt)."""
     t = f.table
     if t.get("daily_date"):
         for s in t.get("seats", []):
             if s.get("kind") == "human":
                 relay.daily.return_attempt(t["daily_date"], s["name"])
+    if isinstance(t.get("ranked_id"), int):     # else: the store gave it back at its start
+        relay.ranked.return_run(t["ranked_id"])
     aside = journals.folder / "damaged"
     aside.mkdir(exist_ok=True)
     for suffix in (SUFFIX, SECRET):
@@ -492,6 +548,10 @@ def _set_aside(relay: Host, journals: Journals, f: Found) -> None:
             os.replace(journals.folder / f"{f.code}{suffix}", aside / f"{f.code}{suffix}")
         except OSError:
             pass
+    try:      # both names moved for good (a power cut must not bring it back to be resumed)
+        _sync_all([], (), (aside, journals.folder))
+    except OSError as e:
+        journals.failed(e)
 
 
 __all__ = ["Journals", "Journal", "Found", "restore", "read_entries", "frame"]

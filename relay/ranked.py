@@ -1,7 +1,10 @@
 """Ranked runs: solo runs the relay deals, times and signs, on boards of their own.
 
 Every attempt the relay issues is counted per person (a run given up or abandoned
-counts too), so seed-shopping shows on the board as the number of attempts.  A run's
+counts too), so seed-shopping shows on the board as the number of attempts.  A run the
+relay itself could not finish (its journal damaged or gone after a restart) is given back:
+it ends as ``gave_up = 'relay'`` and counts as no attempt (a fresh seed deals every run, so
+the player learnt nothing for the next).  A run's
 time is the relay's: the last record's stamp (ms since the run's first roll).  A run whose
 median decision was quicker than a person reads dice (``core.splits.tool_assisted``) is
 marked "tool-assisted?" and kept off the main boards: it has a list of its own.
@@ -21,6 +24,7 @@ CREATE TABLE IF NOT EXISTS runs (
     gave_up TEXT, log_file TEXT, tool_assisted INTEGER);
 CREATE INDEX IF NOT EXISTS runs_name ON runs (name_key);
 """
+COUNTED = "coalesce(gave_up, '') != 'relay'"     # the runs that count as attempts
 
 
 class RankedStore:
@@ -31,13 +35,14 @@ class RankedStore:
         if "tool_assisted" not in columns:      # a store from before the mark: unmarked runs
             self.db.execute("ALTER TABLE runs ADD COLUMN tool_assisted INTEGER")
         rekey(self.db, "runs")
-        # runs a previous run of the relay held in memory can never end now
-        # (``keep_open``: the runs the relay's journals resume.)
+        # runs a previous run of the relay held in memory and no journal resumes can never
+        # end now: the relay failed, not the player (``keep_open``: the runs the relay's
+        # journals resume.)
         keep = set(keep_open)
         for (run_id,) in self.db.execute("SELECT id FROM runs WHERE score IS NULL AND "
                                          "gave_up IS NULL").fetchall():
             if run_id not in keep:
-                self.db.execute("UPDATE runs SET gave_up = 'lost' WHERE id = ?", (run_id,))
+                self.return_run(run_id)
 
     def close(self) -> None:
         self.db.close()
@@ -52,8 +57,14 @@ class RankedStore:
         return cur.lastrowid, n
 
     def attempts(self, name: str) -> int:
-        return self.db.execute("SELECT count(*) FROM runs WHERE name_key = ?",
+        return self.db.execute(f"SELECT count(*) FROM runs WHERE name_key = ? AND {COUNTED}",
                                (name_key(name),)).fetchone()[0]
+
+    def return_run(self, run_id: int) -> None:
+        """An open run the relay could not finish ends given up by the relay, and counts
+        as no attempt (it stays in the table, on no board)."""
+        self.db.execute("UPDATE runs SET gave_up = 'relay' WHERE id = ? AND score IS NULL "
+                        "AND gave_up IS NULL", (run_id,))
 
     def finish(self, run_id: int, score: int, duration_ms: int, gave_up: str | None,
                log_file: str | None, tool_assisted: bool = False) -> None:
@@ -78,7 +89,8 @@ class RankedStore:
             if key in seen:
                 continue
             seen.add(key)
-            n = self.db.execute("SELECT count(*) FROM runs WHERE name_key = ?", (key,)).fetchone()[0]
+            n = self.db.execute(f"SELECT count(*) FROM runs WHERE name_key = ? AND {COUNTED}",
+                                (key,)).fetchone()[0]
             out.append({"name": name, "score": score, "duration_ms": ms, "date": date,
                         "attempts": n, "place": len(out) + 1, "tool_assisted": tool_assisted})
             if len(out) >= limit:

@@ -80,7 +80,7 @@ class Relay:
         self.auto = auto or Auto()
         # Running games' journals (journal.py): read back now, so the stores leave the
         # attempts and runs they resume open; the tables resume in ``start``.
-        self.journals = Journals(self.data_dir / "journal", self._disk_error)
+        self.journals = Journals(self.data_dir / "journal", self._disk_error, self.logs.folder)
         self._disk_failing = False
         self._unfinished: list[Callable[[], bool]] = []   # finished games not yet on disk
         self._failed_handlers: set[tuple[str, str]] = set()   # (message, error) logged

@@ -157,6 +157,8 @@ class RankedBook(RankedResults, Protocol):
 
     def attempts(self, name: str) -> int: ...
 
+    def return_run(self, run_id: int) -> None: ...
+
     def board(self, ruleset: str, hints: bool, limit: int = 20,
               tool_assisted: bool = False) -> list[dict]: ...
 
@@ -173,8 +175,13 @@ class GameJournal(Protocol):
         (telling the players) runs once the end is on disk, or the disk refused it."""
         ...
 
-    def settled(self) -> None:
-        """The finished log and results were written at last: the journal is not needed."""
+    def when_durable(self, then: Callable[[], None]) -> None:
+        """``then`` runs once what the journal holds so far is on disk (or the disk refused)."""
+        ...
+
+    def settled(self, log_file: str) -> None:
+        """The finished log (``log_file``) and results were written at last: once the log
+        is durable the journal is not needed."""
         ...
 
 

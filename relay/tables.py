@@ -120,6 +120,7 @@ class Table:
         self.ended_by: str | None = None       # why the relay itself ended the game
         self.unrecorded = False                # its result was refused by the disk once
         self.rounds: TableRounds | None = None  # a daily table's rounds (relay/rounds.py)
+        self.starting = False                  # started, its journal not yet on disk (begin)
 
     # ------------------------------------------------------------ seats
     def bot_policy(self, k: int) -> str:
@@ -232,13 +233,26 @@ class Table:
 
     # ------------------------------------------------------------ the game
     def begin(self, match: Match, sender: "Conn | None" = None, rid: Any = None) -> None:
+        """The game starts; the seats hear of it (``started``) once its journal is on disk,
+        so a game a player was told of survives a power cut (a daily attempt or a ranked
+        run counts from here).  Until then no move is taken (``starting``)."""
         self.match = match
         self._rounds()
         self.journal = self.services.journals.opened(self)
-        self._new_turn()
-        self.send_each({"type": "started", "table": self.info(), "header": match.log.header,
-                        "clock": self.clock_info()}, sender, rid)
-        self._after()
+
+        def go() -> None:
+            self.starting = False
+            if self.finished:
+                return
+            self._new_turn()
+            self.send_each({"type": "started", "table": self.info(), "header": match.log.header,
+                            "clock": self.clock_info()}, sender, rid)
+            self._after()
+        if self.journal is None:
+            go()
+        else:
+            self.starting = True
+            self.journal.when_durable(go)
 
     # ``intent``: the seat's signed request the move is made from (it goes into the record).
     def roll(self, seat: int, hold: Sequence[bool] | None = None, auto: bool = False,
@@ -543,7 +557,7 @@ class Table:
                 if self.end_msg is not None:
                     self.end_msg["file"] = fname
                 if self.journal is not None:
-                    self.journal.settled()
+                    self.journal.settled(fname)
                 return True
             services.unfinished(retry)
         # A daily's seed is the whole day's dice: whoever saw it could play the date with

@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import tempfile
-from typing import Callable
+from typing import Callable, Sequence
 
 from bonanza.client.relay_client import RelayClient
 from bonanza.relay.clock import ManualClock, ScaledClock
@@ -36,14 +36,30 @@ async def connect(relay: Relay, **kw) -> RelayClient:
     return await RelayClient.open("127.0.0.1", relay.port, **kw)
 
 
+async def open_table(relay: Relay, names: Sequence[str], seats: int | None = None,
+                     turn_seconds: int = 60, ruleset: str = "bonanza", daily: bool = False,
+                     start: bool = False) -> tuple[list[RelayClient], str]:
+    """A table opened the way most tests open one: a connection per name, the first hosts
+    (``seats`` seats, one per name unless given: the empty ones go to bots at the start),
+    the others sit down in order; with ``start`` the game starts and every seat has its
+    header.  The clients, in the order of ``names``, and the table's code.  ``relay`` is
+    anything with the ``port`` it listens on 127.0.0.1 (a relay in its own process too)."""
+    clients = [await connect(relay) for _ in names]
+    joined = await clients[0].create_table(names[0], seats or len(names), turn_seconds,
+                                           ruleset, daily=daily)
+    code = joined["table"]["code"]
+    for c, name in zip(clients[1:], names[1:]):
+        await c.join(code, name)
+    if start:
+        await clients[0].start()
+        for c in clients:
+            await c.wait_until(lambda c=c: c.header is not None)
+    return clients, code
+
+
 async def two_at_a_table(relay: Relay, turn_seconds: int = 90) -> tuple[RelayClient, RelayClient]:
     """Ana hosts a two-seat table, Ben joins, the game starts; both have its header."""
-    a, b = await connect(relay), await connect(relay)
-    joined = await a.create_table("Ana", 2, turn_seconds)
-    await b.join(joined["table"]["code"], "Ben")
-    await a.start()
-    for c in (a, b):
-        await c.wait_until(lambda c=c: c.header is not None)
+    (a, b), _ = await open_table(relay, ["Ana", "Ben"], turn_seconds=turn_seconds, start=True)
     return a, b
 
 
@@ -166,7 +182,7 @@ def relay_in_thread(**kw):
         loop.close()
 
 
-__all__ = ["running_relay", "connect", "two_at_a_table", "barrier", "eventually", "tasks_done",
+__all__ = ["running_relay", "connect", "open_table", "two_at_a_table", "barrier", "eventually", "tasks_done",
            "choose_box", "ManualClock", "ScaledClock", "Limits"]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bonanza.client import widgets
 from bonanza.client.widgets import TextField
@@ -161,3 +163,47 @@ def test_the_keyboard_fits_at_the_smallest_window_and_the_largest_size(app, arti
         bad = [r for r in widgets.FIT_REPORT if r[2] > r[3] + 1 or r[1] < theme.MIN_READABLE_PX]
         assert not bad, bad
         pygame.image.save(app.screen, str(artifacts / f"onscreen_keyboard_{size[0]}_{percent}_{page}.png"))
+
+
+# ------------------------------------------------------------------ the keys alone (no window)
+ALPHABET = "".join(dict.fromkeys("".join("".join(rows) for rows in __import__(
+    "bonanza.client.onscreen_keyboard", fromlist=["PAGES"]).PAGES.values())))
+
+
+def _plan(kb, ch: str) -> list:
+    """The actions a player gives the keyboard to type ``ch``: pages, shift, the key, A."""
+    from bonanza.client.actions import CONFIRM, Action
+    out = []
+
+    def press(name):
+        kb.cursor = kb.key_at(name)
+        out.extend(kb.handle(Action(CONFIRM))[0])
+    if kb.key_at(ch) is None:
+        if kb.page != "letters":
+            press(kb.page)
+        if kb.key_at(ch) is None:
+            press(kb.page_of(ch))
+    want = ch != ch.lower()
+    if kb.shift != want:
+        press("shift")
+    press(ch.lower() if want else ch)
+    return out
+
+
+@given(st.text(alphabet=ALPHABET + ALPHABET.upper(), max_size=24))
+@settings(max_examples=60, deadline=None)
+def test_every_key_types_its_character_and_only_it(text):
+    from bonanza.client.onscreen_keyboard import OnScreenKeyboard
+    kb = OnScreenKeyboard(None, "f")
+    typed = []
+    for ch in text:
+        if kb.key_at(ch) is None and kb.page_of(ch) is None:
+            continue            # a capital no key has (ß's)
+        typed += _plan(kb, ch)
+    assert all(a.name == "text" for a in typed)
+    assert "".join(a.arg for a in typed) == "".join(c for c in text if kb.page_of(c) or kb.key_at(c))
+
+
+def test_every_key_is_a_character_the_font_draws(app):
+    from bonanza.client import fonts
+    assert not fonts.missing(ALPHABET + ALPHABET.upper() + "⇧⌫" + widgets.PAD_TYPES)

@@ -8,7 +8,7 @@ import asyncio
 from bonanza.core.log import parse_log
 from bonanza.core.settings import ROUND_REVEAL_SECONDS
 from bonanza.core.verify import verify_bytes
-from tests.relay_harness import ManualClock, barrier, choose_box, connect, running_relay
+from tests.relay_harness import ManualClock, barrier, choose_box, open_table, running_relay
 
 
 def run(coro):
@@ -67,9 +67,8 @@ def test_a_scout_at_a_daily_table_sees_no_die_before_writing_that_turn():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            scout_c, ben = await connect(relay), await connect(relay)
-            j = await scout_c.create_table("Scout", 3, 60, "yacht", daily=True)
-            await ben.join(j["table"]["code"], "Ben")
+            (scout_c, ben), _ = await open_table(relay, ["Scout", "Ben"], seats=3, ruleset="yacht",
+                                                 daily=True)
             scout = Scout(scout_c)
             await scout_c.start()                      # the third seat is a bot
             await scout_c.wait_until(lambda: scout_c.header is not None
@@ -110,12 +109,8 @@ def test_a_seat_that_leaves_mid_round_gives_up_at_its_place_and_the_round_goes_o
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b, c = await connect(relay), await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 3, 60, "yacht", daily=True)
-            await b.join(j["table"]["code"], "Ben")
-            await c.join(j["table"]["code"], "Cleo")
-            await a.start()
-            await a.wait_until(lambda: a.header is not None and c.header is not None)
+            (a, b, c), _ = await open_table(relay, ["Ana", "Ben", "Cleo"], ruleset="yacht",
+                                            daily=True, start=True)
             await a.roll()
             await a.write(choose_box(a.state))
             await b.roll()
@@ -137,10 +132,8 @@ def test_the_clock_of_the_next_round_waits_for_the_reveals_replay():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
+            (a, b), _ = await open_table(relay, ["Ana", "Ben"], ruleset="yacht", daily=True,
+                                         start=True)
             await a.wait_until(lambda: a.round is not None and b.round is not None)
             assert a.clock["starts_in"] == 0 and a.clock["remaining"] == 60
             for c in (a, b):

@@ -14,7 +14,7 @@ from bonanza.client.relay_client import RelayError
 from bonanza.core import dice as dice_mod
 from bonanza.core.log import parse_log
 from bonanza.core.verify import verify_bytes
-from tests.relay_harness import ManualClock, connect, eventually, play_to_end, running_relay
+from tests.relay_harness import ManualClock, connect, eventually, open_table, play_to_end, running_relay
 
 
 def run(coro):
@@ -72,13 +72,11 @@ def test_leaving_a_daily_lobby_before_the_start_keeps_the_attempt():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
-            await b.join(j["table"]["code"], "Ben")
+            (a, b), code = await open_table(relay, ["Ana", "Ben"], ruleset="yacht", daily=True)
             await b.leave()
             assert not relay.daily.has_played("2024-06-01", "Ben")
             assert relay.daily.open_attempts("2024-06-01") == 0
-            await b.join(j["table"]["code"], "Ben")            # free to sit down again
+            await b.join(code, "Ben")                          # free to sit down again
             await b.leave()
             await b.daily_play("Ben")                          # ... or to play alone
             assert relay.daily.has_played("2024-06-01", "Ben")
@@ -91,11 +89,9 @@ def test_the_start_uses_every_seats_attempt_and_unseats_one_who_played_meanwhile
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b, c, solo = (await connect(relay), await connect(relay), await connect(relay),
-                             await connect(relay))
-            j = await a.create_table("Ana", 3, 60, "yacht", daily=True)
-            await b.join(j["table"]["code"], "Ben")
-            await c.join(j["table"]["code"], "Cleo")
+            (a, b, c), _ = await open_table(relay, ["Ana", "Ben", "Cleo"], ruleset="yacht",
+                                            daily=True)
+            solo = await connect(relay)
             assert relay.daily.open_attempts("2024-06-01") == 0   # sitting down reserves nothing
             await solo.daily_play("Cleo")                      # Cleo played alone meanwhile
             await a.start()
@@ -115,9 +111,8 @@ def test_a_host_who_played_meanwhile_cannot_start_and_uses_nobodys_attempt():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b, solo = await connect(relay), await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
-            await b.join(j["table"]["code"], "Ben")
+            (a, b), _ = await open_table(relay, ["Ana", "Ben"], ruleset="yacht", daily=True)
+            solo = await connect(relay)
             await solo.daily_play("Ana")
             with pytest.raises(RelayError) as e:
                 await a.start()
@@ -130,9 +125,7 @@ def test_a_name_is_fixed_at_a_daily_table():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
-            await b.join(j["table"]["code"], "Ben")
+            (a, b), _ = await open_table(relay, ["Ana", "Ben"], ruleset="yacht", daily=True)
             with pytest.raises(RelayError) as e:
                 await b.set_name("Cleo")
             assert e.value.code == "daily_name_fixed"
@@ -215,12 +208,12 @@ def test_a_solo_attempt_first_keeps_that_player_from_a_daily_table():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b = await connect(relay), await connect(relay)
+            b = await connect(relay)
             await b.daily_play("Ben")                       # Ben played alone first
-            j = await a.create_table("Ana", 2, 60, "yacht", daily=True)
+            _, code = await open_table(relay, ["Ana"], seats=2, ruleset="yacht", daily=True)
             c = await connect(relay)
             with pytest.raises(RelayError) as e:
-                await c.join(j["table"]["code"], "Ben")
+                await c.join(code, "Ben")
             assert e.value.code == "daily_already_played"
     run(main())
 
@@ -229,12 +222,8 @@ def test_the_clock_plays_an_absent_seat_at_a_daily_table():
     async def main():
         clock = ManualClock(date="2024-06-01")
         async with running_relay(clock=clock) as relay:
-            a, b = await connect(relay), await connect(relay)
-            j = await a.request({"type": "create_table", "name": "Ana", "seats": 2,
-                                 "turn_seconds": 30, "ruleset": "yacht", "daily": True})
-            await b.join(j["table"]["code"], "Ben")
-            await a.start()
-            await a.wait_until(lambda: a.header is not None)
+            (a, b), _ = await open_table(relay, ["Ana", "Ben"], turn_seconds=30, ruleset="yacht",
+                                         daily=True, start=True)
             first = a.game.state.active   # the committed game (a.state: a's own view)
             clock.advance(61)          # nobody moves for a whole round (the daily's 60 s)
             await a.wait_until(lambda: a.seq > 0)   # the round is revealed at once, whole

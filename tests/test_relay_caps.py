@@ -11,7 +11,15 @@ import pytest
 
 from bonanza.client.relay_client import RelayError
 from bonanza.relay.limits import Limits
-from tests.relay_harness import ManualClock, connect, eventually, play_to_end, running_relay, two_at_a_table
+from tests.relay_harness import (
+    ManualClock,
+    connect,
+    eventually,
+    open_table,
+    play_to_end,
+    running_relay,
+    two_at_a_table,
+)
 
 
 def run(coro, limit: float = 90):
@@ -90,8 +98,7 @@ def test_watch_and_leave_cycling_does_not_flood_the_players():
     async def main():
         clock = ManualClock()
         async with running_relay(clock=clock, limits=Limits(watch_burst=100)) as relay:
-            a = await connect(relay)
-            code = (await a.create_table("Ana", 2, 90))["table"]["code"]
+            (a,), code = await open_table(relay, ["Ana"], seats=2, turn_seconds=90)
             seen: list[dict] = []
             a.on_message = lambda m: seen.append(m) if m.get("type") == "table" else None
             watchers = [await connect(relay) for _ in range(5)]
@@ -115,8 +122,7 @@ def test_one_address_watches_at_a_bounded_rate():
     async def main():
         clock = ManualClock()
         async with running_relay(clock=clock, limits=Limits(watch_burst=3, watch_every=2)) as relay:
-            a = await connect(relay)
-            code = (await a.create_table("Ana", 2, 90))["table"]["code"]
+            (a,), code = await open_table(relay, ["Ana"], seats=2, turn_seconds=90)
             w = await connect(relay)
             for _ in range(3):
                 await w.watch(code)
@@ -174,9 +180,10 @@ def test_list_tables_walks_the_lobbies_only():
     async def main():
         async with running_relay(clock=ManualClock()) as relay:
             a = await connect(relay)
-            hosts = [await connect(relay) for _ in range(3)]
-            codes = [(await h.create_table(f"H{i}", 2, 90))["table"]["code"]
-                     for i, h in enumerate(hosts)]
+            opened = [await open_table(relay, [f"H{i}"], seats=2, turn_seconds=90)
+                      for i in range(3)]
+            hosts = [h for (h,), _ in opened]
+            codes = [code for _, code in opened]
             for h in hosts[:2]:
                 await h.start()                          # a bot takes the other seat
                 await h.wait_until(lambda h=h: h.header is not None)

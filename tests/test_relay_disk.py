@@ -94,7 +94,8 @@ def test_a_full_disk_still_ends_the_game_refuses_daily_and_ranked_then_catches_u
             finally:
                 db.close()
             assert row == (ana.state.total(0), logs[0].name)
-            assert not list((data / "journal").glob("*.journal"))   # the log is the record
+            # the log is the record once it is durable (the next group commit syncs it)
+            await eventually(lambda: not list((data / "journal").glob("*.journal")), 20)
             await ben.ranked_play("Ben")                           # taken again
             await ana.close()
             await ben.close()

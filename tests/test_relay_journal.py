@@ -19,7 +19,7 @@ from bonanza.client.relay_client import RelayClient
 from bonanza.core.verify import verify_bytes
 from bonanza.relay.journal import frame, read_entries
 from tests.pilot import wait_until
-from tests.relay_harness import choose_box, play_to_end, play_turn_step
+from tests.relay_harness import choose_box, open_table, play_to_end, play_turn_step
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,13 +85,7 @@ def test_sigkill_mid_game_then_every_game_resumes_and_ends(tmp_path):
     try:
         async def before():
             relay = relays[0]
-            a = await RelayClient.open("127.0.0.1", relay.port)
-            b = await RelayClient.open("127.0.0.1", relay.port)
-            joined = await a.create_table("Ana", 2, 90)
-            await b.join(joined["table"]["code"], "Ben")
-            await a.start()
-            for c in (a, b):
-                await c.wait_until(lambda c=c: c.header is not None)
+            (a, b), _ = await open_table(relay, ["Ana", "Ben"], turn_seconds=90, start=True)
             d = await RelayClient.open("127.0.0.1", relay.port)
             await d.daily_play("Cara")
             await d.wait_until(lambda: d.header is not None)
@@ -264,14 +258,8 @@ def test_a_daily_round_not_yet_revealed_is_played_again_after_a_restart(tmp_path
     relays = [Child(tmp_path, "--daily-any-address")]   # two people on one address
     try:
         async def main():
-            relay = relays[0]
-            a = await RelayClient.open("127.0.0.1", relay.port)
-            b = await RelayClient.open("127.0.0.1", relay.port)
-            joined = await a.create_table("Ana", 2, 60, "yacht", daily=True)
-            await b.join(joined["table"]["code"], "Ben")
-            await a.start()
-            for c in (a, b):
-                await c.wait_until(lambda c=c: c.header is not None)
+            (a, b), _ = await open_table(relays[0], ["Ana", "Ben"], ruleset="yacht", daily=True,
+                                         start=True)
             first = (await a.roll())["move"]["dice"]        # round 0, not revealed
             await a.write(choose_box(a.state))
             assert a.round_done and a.seq == 0
@@ -292,3 +280,84 @@ def test_a_daily_round_not_yet_revealed_is_played_again_after_a_restart(tmp_path
         run(main(), 240)
     finally:
         relays[-1].stop()
+
+
+@pytest.mark.parametrize("damage", ["middle", "torn_table"])
+def test_a_damaged_ranked_journal_ends_the_run_given_up_by_the_relay(tmp_path, damage):
+    """A ranked run whose journal cannot be read back never stays open: it ends given up
+    by the relay (``gave_up = 'relay'``) and counts as no attempt, whether its table entry
+    survived (the run is known by its id) or a crash tore the journal inside its very first
+    entry (the store gives back every open run no journal resumes)."""
+    relays = [Child(tmp_path)]
+    try:
+        async def main():
+            r = await RelayClient.open("127.0.0.1", relays[0].port)
+            await r.ranked_play("Gus")
+            await _steps([r], 3)
+            relays[0].kill()
+            path, = (tmp_path / "journal").glob("*.journal")
+            data = path.read_bytes()
+            entries, sound = read_entries(data)
+            assert sound == len(data) and len(entries) == 4
+            if damage == "middle":     # a move changed (and framed again): never trusted
+                rec = msgpack.unpackb(entries[2]["record"])
+                rec["state"] = bytes(32)
+                entries[2]["record"] = msgpack.packb(rec)
+                path.write_bytes(b"".join(frame(msgpack.packb(e)) for e in entries))
+            else:                      # cut inside the table entry: nothing says whose run
+                path.write_bytes(data[:len(frame(msgpack.packb(entries[0]))) // 2])
+            assert _runs(tmp_path) == [("Gus", None, None)]       # open when the relay died
+            relays.append(relay := await asyncio.to_thread(Child, tmp_path))
+            with pytest.raises(Exception):
+                await r.reconnect("127.0.0.1", relay.port)      # the seat is gone
+            await r.close()
+            assert _runs(tmp_path) == [("Gus", None, "relay")]
+            c = await RelayClient.open("127.0.0.1", relay.port)
+            info = await c.request({"type": "ranked_info", "name": "Gus"})
+            assert info["attempts"] == 0                        # given back
+            await c.ranked_play("Gus")
+            assert c.header["meta"]["attempt"] == 1
+            await c.close()
+
+        run(main())
+        assert len(list((tmp_path / "journal").glob("*.journal"))) == 1   # the new run's
+        assert list((tmp_path / "journal" / "damaged").glob("*.journal"))
+    finally:
+        relays[-1].stop()
+
+
+def test_a_game_is_announced_once_its_journal_and_its_name_are_on_disk(tmp_path):
+    """``started`` waits for the journal's first group commit, which syncs the journal
+    folder too (a new file's name survives a power cut only then); a move sent before it,
+    pipelined behind the request, is refused and makes nothing.  The end waits for the
+    commit that makes the finished log and its name durable."""
+    from bonanza.core.wire import encode_frame
+    from tests.relay_harness import running_relay
+
+    async def main():
+        async with running_relay(str(tmp_path)) as relay:
+            book = relay.journals
+            c = await RelayClient.open("127.0.0.1", relay.port)
+            # one write: the relay reads both before any commit can run (keyless seat)
+            c.send_raw(encode_frame({"type": "ranked_play", "name": "Hal", "rid": 1})
+                       + encode_frame({"type": "roll", "seq": 0, "hold": [False] * 5,
+                                       "rid": 2}))
+            await c.wait_until(lambda: c.header is not None)
+            assert book.folder_syncs == 1 and book.commits >= 1     # durable, then told
+            got = []
+            while not c.events.empty():
+                got.append(c.events.get_nowait())
+            refused = [m for m in got if m.get("rid") == 2]
+            assert [(m["type"], m["code"]) for m in refused] == [("error", "not_started")]
+            assert c.seq == 0 and c.records == []
+            path, = (tmp_path / "journal").glob("*.journal")
+            entries, _ = read_entries(path.read_bytes())
+            assert [e["kind"] for e in entries] == ["table"]
+            while not c.state.over:
+                await play_turn_step(c)
+            await c.wait_until(lambda: c.end is not None)
+            assert book.folder_syncs == 2        # the logs folder, with the finished log
+            assert (tmp_path / "logs" / c.end["file"]).exists()
+            await c.close()
+
+    run(main())

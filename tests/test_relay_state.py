@@ -50,12 +50,15 @@ class RelayMachine(RuleBasedStateMachine):
             for c in clients:
                 await c.wait_until(lambda c=c: c.header is not None)
             self.clients = clients
+            # kept here: a finished table leaves relay.tables 10 game minutes after its end
+            # (FINISHED_KEEP), and the clock may run that far
+            self._table = self.relay.tables[self.code]
         self.turn = turn
         self.run(go())
 
     @property
     def table(self):
-        return self.relay.tables[self.code]
+        return self._table
 
     async def _settled(self):
         await tasks_done(self.relay)                 # bots have played their turns
