@@ -172,7 +172,7 @@ def test_toasts_stay_off_the_key_hints_and_the_verified_line(app):
     app.step(FRAME)
     L = app.layout
     app.show("Time's up: Threes 6 was written automatically for Bruno", "info", 5.0)
-    toast = app.toast.rect(L, table.toast_clear(L))
+    toast = app.toast.rect(L, table.toast_clear(L), table.toast_area(L))
     hints = L.rect((table.cx - table.half_wide, 546, 2 * table.half_wide, 48))
     assert not toast.colliderect(hints)
     app.pop()
@@ -181,7 +181,7 @@ def test_toasts_stay_off_the_key_hints_and_the_verified_line(app):
                    reveal_seed=m.reveal["seed"], commitment=m.commitment)
     app.push(res)
     app.show("Ana wants to play again: press Play again to sit down.", "info", 5.0)
-    toast = app.toast.rect(L, res.toast_clear(L))
+    toast = app.toast.rect(L, res.toast_clear(L), res.toast_area(L))
     assert not toast.colliderect(L.rect((84, 524, 1112, 64)))      # the verdict line
 
 
