@@ -142,7 +142,8 @@ class ReplayScene(Scene):
         """The split of the last turn ended at this move, and the run's time then."""
         if not self.turn_splits or self.index == 0:
             return None
-        done = sum(1 for r in self.records[:self.index] if r.get("move", {}).get("type") == "write")
+        kinds = [r.get("move", {}).get("type") for r in self.records[:self.index]]
+        done = kinds.count("write") - kinds.count("undo")     # a practice write taken back
         if done == 0 or done > len(self.turn_splits):
             return None
         from .. import lang

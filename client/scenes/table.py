@@ -922,6 +922,38 @@ class RankedGameScene(TableScene):
         header = self.conn.client.header if self.conn.client else None
         return ((header or {}).get("settings") or {}).get("hints") is True
 
+    # ---------------------------------------------------------- splits (the relay's stamps)
+    def has_splits(self) -> bool:
+        return True
+
+    def splits(self) -> list[int]:
+        """Each finished turn's time from the relay's stamps (``at``), as its log will say."""
+        from types import SimpleNamespace
+
+        from bonanza.core.splits import splits
+        return splits(SimpleNamespace(records=list(self.conn.records))) or []
+
+    @property
+    def comparison(self):
+        """The fastest earlier ranked run of these rules and this hints declaration that
+        this window recorded (the relay's boards keep the rest), once the header is here."""
+        found = self.__dict__.get("_comparison")
+        if found is not None:
+            return found
+        from ..store.runs import NO_COMPARISON, category_runs, comparison
+        header = self.conn.client.header if self.conn.client else None
+        store = self.app.profile.store
+        if not header or store is None:
+            return NO_COMPARISON
+        hints = ((header.get("settings") or {}).get("hints")) is True
+        try:
+            runs = category_runs(store, self.state.ruleset.name, "relay", modes=("ranked",))
+            found = comparison(runs, hints, "any", len(self.state.ruleset.sheet))
+        except Exception:       # an unreadable store compares with nothing
+            found = NO_COMPARISON
+        self.__dict__["_comparison"] = found
+        return found
+
     def finish(self, msg) -> None:
         if self.done:
             return
