@@ -179,6 +179,34 @@ def build_scenes(app):
     ]
 
 
+def more_scenes(app):
+    """Screens the overflow test reads beside ``build_scenes``: pass and play's form, a table
+    game's analysis, the charts, and the two warnings a relay can cause."""
+    from bonanza.client.relay_notes import RelayKeyNote
+    from bonanza.core.verify import verify_bytes
+    from tests.test_client_analysis import bot_game
+    game = verify_bytes(bot_game())
+
+    def top(name, *args):
+        def f():
+            app.to_title()
+            return app.open(name, *args)
+        return f
+
+    def analysis():
+        sc = top("analysis", game)()
+        assert sc.wait()
+        return sc
+    note = RelayKeyNote("ab12 cd34 ef56 7890", "changed", "1111 2222 3333 4444", bytes(32))
+    return [
+        ("pass_setup", top("pass_setup")),
+        ("analysis", analysis),
+        ("charts", top("charts")),
+        ("untrusted", top("untrusted", "relay_key", "", (bytes(32), bytes(range(32))))),
+        ("relay_key_changed", top("relay_key_changed", note, "192.168.1.20", 7468, lambda accepted: None)),
+    ]
+
+
 def test_every_scene_renders(app, artifacts):
     for name, factory in build_scenes(app):
         scene = factory()
@@ -198,9 +226,10 @@ def test_no_text_overflows_in_any_language_at_smallest_and_largest_size(app, art
     assert app.screen.get_size() == size
     assert app.ui_scale() == (percent or 75)        # the window holds the size asked for
     problems = []
+    scenes = build_scenes(app) + more_scenes(app)
     for code in LANGS:
         app.set_language(code)
-        for name, factory in build_scenes(app):
+        for name, factory in scenes:
             factory()
             widgets.FIT_REPORT.clear()
             widgets.TEXT_RECTS.clear()
