@@ -17,7 +17,7 @@ recomputes them when a database made with another version is opened.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 # Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing.
@@ -80,6 +80,7 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", s)
 
 
+@lru_cache(maxsize=4096)     # every join and rename compares a table's names again
 def name_key(name: str) -> str:
     """The key a person is known by: equal keys are one person.  White space and case
     do not count; look-alike letters from any script map to one."""

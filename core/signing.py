@@ -98,19 +98,23 @@ def batch_message(size: int, root: bytes) -> bytes:
 
 def merkle(leaves: Sequence[bytes]) -> tuple[bytes, list[list[bytes]]]:
     """The root over ``leaves`` (leaf hashes) and each leaf's inclusion path, leaf to root
-    (RFC 9162 2.1.1 and 2.1.3.1: the left subtree holds the largest power of two below
-    the size)."""
-    n = len(leaves)
-    if n == 1:
-        return leaves[0], [[]]
-    k = 1 << ((n - 1).bit_length() - 1)
-    left, lpaths = merkle(leaves[:k])
-    right, rpaths = merkle(leaves[k:])
-    for p in lpaths:
-        p.append(right)
-    for p in rpaths:
-        p.append(left)
-    return node_hash(left, right), lpaths + rpaths
+    (RFC 9162 2.1.1 and 2.1.3.1).  Built a level at a time, pairing neighbours and lifting
+    a last odd node as it is: the same tree as the RFC's split at the largest power of two
+    below the size."""
+    paths: list[list[bytes]] = [[] for _ in leaves]
+    level = list(leaves)
+    at = list(range(len(leaves)))       # each leaf's node in the level
+    while len(level) > 1:
+        for leaf, i in enumerate(at):
+            sibling = i ^ 1
+            if sibling < len(level):
+                paths[leaf].append(level[sibling])
+            at[leaf] = i >> 1
+        up = [node_hash(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) & 1:
+            up.append(level[-1])
+        level = up
+    return level[0], paths
 
 
 def batch_root(chain: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:

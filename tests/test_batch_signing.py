@@ -66,6 +66,30 @@ def test_every_leaf_of_a_batch_leads_to_its_root_and_nothing_else_does(n, data):
         assert signing.batch_root(chains[i], i, n, paths[i][:-1]) != root
 
 
+def _mth(d: list[bytes]) -> bytes:
+    """RFC 9162 2.1.1, word for word: the tree splits at the largest power of two below n."""
+    if len(d) == 1:
+        return d[0]
+    k = 1 << ((len(d) - 1).bit_length() - 1)
+    return signing.node_hash(_mth(d[:k]), _mth(d[k:]))
+
+
+def _path(m: int, d: list[bytes]) -> list[bytes]:
+    """RFC 9162 2.1.3.1: PATH(m, D[n])."""
+    if len(d) == 1:
+        return []
+    k = 1 << ((len(d) - 1).bit_length() - 1)
+    return _path(m, d[:k]) + [_mth(d[k:])] if m < k else _path(m - k, d[k:]) + [_mth(d[:k])]
+
+
+@pytest.mark.parametrize("n", range(1, 2 * signing.BATCH_LIMIT + 2))
+def test_the_tree_is_rfc_9162s(n):
+    leaves = [bytes([i]) * 32 for i in range(n)]
+    root, paths = signing.merkle(leaves)
+    assert root == _mth(leaves)
+    assert paths == [_path(i, leaves) for i in range(n)]
+
+
 def test_a_batch_of_one_is_signed_as_a_record_alone():
     """A relay that is not busy writes the same bytes as before batches existed."""
     seed = secrets.token_bytes(32)

@@ -114,7 +114,7 @@ def test_the_others_turns_are_replayed_before_the_next_turn_and_never_on_its_clo
             assert game.remaining() == 60            # the clock waits: it is not running
             app.step(1 / 60)
         assert f"hold_{bea_seat}" in shots and f"write_{bea_seat}" in shots
-        _, at, _, wait = game.clock_at
+        _, at, _, wait, _ = game.clock_at
         assert wait == ROUND_REVEAL_SECONDS
         assert app.now - at <= wait                   # over before the clock started
         assert game.my_turn() and game.remaining() == 60
@@ -148,7 +148,7 @@ def test_the_others_turns_are_replayed_before_the_next_turn_and_never_on_its_clo
         monkeypatch.setattr("bonanza.relay.rounds.ROUND_REVEAL_SECONDS", 0)
         _round(app, game, play, upto)
         step_until(app, game.my_turn, what="Ana's next turn")
-        _, at, _, wait = game.clock_at
+        _, at, _, wait, _ = game.clock_at
         assert wait == 0 and not game.replaying() and app.now - at < 0.2
 
         # rounds 6 to 12 land at once; the last one is replayed before the results

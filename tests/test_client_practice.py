@@ -172,3 +172,22 @@ def test_the_analysis_marks_where_undo_was_used(data_dirs, artifacts):
         from tests.test_client_signals import drawn_texts
         assert lang.tn("analysis.undos", 1) in drawn_texts(app)
         app.screenshot(artifacts / "client_practice_analysis.png")
+
+
+def test_the_replay_of_a_practice_game_names_the_undo(app):
+    from bonanza.core.game import Seat
+    m = Match.create("bonanza", [Seat("Ana")], bytes(32), mode="practice", settings={"hints": False})
+    m.roll([False] * 5)
+    m.write("chance")
+    m.undo()
+    while not m.state.over:
+        if m.state.dice is None:
+            m.roll([False] * 5)
+        else:
+            m.write(sorted(m.state.sheets[0].free_boxes())[0])
+    m.finish()
+    replay = app.open("replay", verify_bytes(m.log.to_bytes()), path=None)
+    app.step()
+    assert replay.describe(2).endswith(lang.t("box.chance") + ": " + str(replay.states[2].sheets[0].get("chance")))
+    assert replay.describe(3).endswith(lang.t("practice.undone"))
+    assert replay.states[3].sheets[0].is_free("chance") and replay.states[3].dice == replay.states[1].dice

@@ -44,7 +44,10 @@ def test_every_kind_of_log_and_of_forgery_is_there():
         ("daily", "day", "relay-signed", False),          # a relay's daily, alone
         ("daily", "day", "relay-signed", True),           # and at a table
         ("daily", "public", "not-signed", False),         # the offline daily
+        ("practice", "commit", "self-dealt", False),      # practice with undo
+        ("practice", "public", "not-signed", False),      # a past daily again, as practice
     }
+    assert MANIFEST["forged-die-after-undo.bonanza"]["code"] == "dice"
     codes = {e["code"] for e in MANIFEST.values() if not e["ok"]}
     assert codes >= {"dice", "totals", "state_hash", "chain", "signature", "missing_reveal",
                      "truncated", "not_a_log", "trailing_data", "commitment", "time", "format"}

@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
                        description=__doc__)
     p.add_argument("--ruleset", choices=RULESETS, default=None,
                    help="only this ruleset (default: both)")
-    p.add_argument("--mode", choices=("solo", "daily", "table"), default=None,
+    p.add_argument("--mode", choices=("solo", "daily", "table", "practice"), default=None,
                    help="only the boards of this mode (default: every board with games)")
     p.add_argument("--limit", type=int, default=10, help="entries on the board (default 10)")
     p.add_argument("--history", type=int, default=0, metavar="N",

@@ -359,8 +359,9 @@ class ResultsScene(Scene):
         return any(s.seat == self.my_seat and s.gave_up for s in self.standings)
 
     def toast_area(self, layout):
-        """Over the title: below, the Verified line and the saved file sit above the buttons."""
-        return layout.rect((84, 6, 1112, 84))
+        """Over the title, left of the card view's button: below, the Verified line and the
+        saved file sit above the buttons."""
+        return layout.rect((84, 6, 930, 84))
 
     def draw(self, surface):
         L = self.layout

@@ -34,8 +34,9 @@ sys.path.insert(0, ROOT)
 # Only the log's own modules at the top: tests/test_golden.py imports ``signed_kind`` from
 # here and must keep running whatever happens to the code that plays games.
 from bonanza.core import signing  # noqa: E402
-from bonanza.core.game import apply, new_game, standings  # noqa: E402
+from bonanza.core.game import IllegalMove, standings  # noqa: E402
 from bonanza.core.log import MAGIC, LogError, chain_next, chain_start, pack, parse_log, setup_from_header  # noqa: E402
+from bonanza.core.match import Replay  # noqa: E402
 from bonanza.core.verify import verify_bytes  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
@@ -119,6 +120,42 @@ def solo_stamped() -> bytes:
     _play_solo(match, "optimal")
     last = match.log.records[-1]["at"]
     match.finish({"input": "keys", "duration_ms": last})
+    return match.log.to_bytes()
+
+
+def practice_undo() -> bytes:
+    """A practice game as the client writes it (issue 26): stamped, hints in the header, and
+    writes taken back — each ``undo`` right after the write, the dice as they were."""
+    from bonanza.client.solo import new_solo_match
+    from bonanza.core.runclock import RunClock
+    from bonanza.core.simulate import play_bot_turn
+    ticks = iter(range(0, 10**6, 9))
+    match = new_solo_match("Gil", "bonanza", seed_text="golden practice",
+                           meta={"client": "bonanza", "animation": "normal", "hints": True},
+                           practice=True, hints=True)
+    match.log.stamp = RunClock(lambda: next(ticks) / 10).stamp
+    while not match.state.over:
+        turn = match.state.turn
+        play_bot_turn(match, "casual")
+        if turn in (2, 7) and not match.state.over:
+            match.undo()                  # the casual write taken back ...
+            play_bot_turn(match, "optimal")   # ... and the advisor's made instead
+    match.finish({"input": "keys", "hints": True, "duration_ms": match.log.records[-1]["at"]})
+    return match.log.to_bytes()
+
+
+def practice_past_daily() -> bytes:
+    """A past day's offline daily played again as practice: its public dice, one undo."""
+    from bonanza.core.match import Match
+    from bonanza.core.simulate import play_bot_turn
+    match = Match.create_past_daily(DAY, "Hal", meta={"client": "bonanza"}, settings={"hints": False})
+    while not match.state.over:
+        turn = match.state.turn
+        play_bot_turn(match, "optimal")
+        if turn == 4:
+            match.undo()
+            play_bot_turn(match, "casual")
+    match.finish({"duration_ms": 198_300})
     return match.log.to_bytes()
 
 
@@ -331,6 +368,8 @@ LOCAL_GAMES: dict[str, Callable[[], bytes]] = {
     "daily-offline": daily_offline,
     "solo-yatzy": solo_yatzy,
     "solo-stamped": solo_stamped,
+    "practice-undo": practice_undo,
+    "practice-past-daily": practice_past_daily,
 }
 VALID = (*LOCAL_GAMES, *RELAY_GAMES)
 
@@ -348,13 +387,17 @@ def rewrite(data: bytes, *, header=None, move=None, record=None, end=None,
     if header:
         header(h)
     h["chain"] = chain = chain_start(h)
-    state = new_game(setup_from_header(h))
+    # the fold of any game, a practice game's undos too (no key: the forged dice pass here)
+    replay = Replay(setup_from_header(h), undo=h["mode"] == "practice")
     parts = [MAGIC, pack(h)]
     for rec in log.records:
         rec = dict(rec, move=dict(rec["move"]))
         if move:
             move(rec["move"], rec["seq"])
-        state = apply(state, rec["move"])
+        refusal = replay.accept(rec["move"])
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        state = replay.state
         rec["state"] = state.state_hash()
         if record:
             record(rec)
@@ -387,6 +430,21 @@ def forged_die(data: bytes) -> bytes:
     def change(m: dict, seq: int) -> None:
         if seq == 1:
             m["dice"] = [m["dice"][0] % 6 + 1, *m["dice"][1:]]
+    return rewrite(data, move=change)
+
+
+def forged_die_after_undo(data: bytes) -> bytes:
+    """A die of a roll after a practice game's first undo changed (a roll written straight
+    after, a die it rolled): what an undo must never make possible."""
+    moves = parse_log(data).moves
+    first_undo = next(seq for seq, m in enumerate(moves, 1) if m["type"] == "undo")
+    after = next(seq for seq, m in enumerate(moves, 1) if seq > first_undo and m["type"] == "roll"
+                 and moves[seq]["type"] == "write")
+    die = moves[after - 1]["hold"].index(False)
+
+    def change(m: dict, seq: int) -> None:
+        if seq == after:
+            m["dice"] = [d % 6 + 1 if i == die else d for i, d in enumerate(m["dice"])]
     return rewrite(data, move=change)
 
 
@@ -504,6 +562,7 @@ def boolean_place(data: bytes) -> bytes:
 FORGERIES: dict[str, tuple[str, Callable[[bytes], bytes], str]] = {
     "forged-die": ("solo-seeded", forged_die, "dice"),
     "forged-total": ("solo-random", forged_total, "totals"),
+    "forged-die-after-undo": ("practice-undo", forged_die_after_undo, "dice"),
     "forged-state-hash": ("solo-random", forged_state_hash, "state_hash"),
     "forged-seed": ("table-simulated", forged_seed, "commitment"),
     "broken-chain": ("solo-random", broken_chain, "chain"),
