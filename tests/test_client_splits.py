@@ -158,6 +158,16 @@ def test_a_resumed_run_does_not_change_a_timed_best(app, artifacts):
     app.screenshot(artifacts / "client_results_resumed.png")
     entries, counted = local_board(store, "bonanza", "seeded", ANY, ANY)
     assert [e.id for e in entries] == [timed.record.id] and len(counted) == 2
+    # the history keeps it, labelled resumed
+    from bonanza.client.scenes.records import RecordsScene
+    app.to_title()
+    sc = RecordsScene(app)
+    app.push(sc)
+    sc.set_tab("history")
+    texts = drawn_texts(app)
+    label = lang.t("records.cat.seeded") + " · " + lang.t("category.resumed")
+    assert texts.count(label) == 1 and texts.count(lang.t("records.cat.seeded")) == 2   # tab, timed run
+    app.screenshot(artifacts / "client_records_history_resumed.png")
 
 
 def test_boards_per_category_name_it_and_filter_by_hints_and_animation(app, artifacts):
