@@ -158,6 +158,16 @@ def test_a_resumed_run_does_not_change_a_timed_best(app, artifacts):
     app.screenshot(artifacts / "client_results_resumed.png")
     entries, counted = local_board(store, "bonanza", "seeded", ANY, ANY)
     assert [e.id for e in entries] == [timed.record.id] and len(counted) == 2
+    # the history keeps it, labelled resumed
+    from bonanza.client.scenes.records import RecordsScene
+    app.to_title()
+    sc = RecordsScene(app)
+    app.push(sc)
+    sc.set_tab("history")
+    texts = drawn_texts(app)
+    label = lang.t("records.cat.seeded") + " · " + lang.t("category.resumed")
+    assert texts.count(label) == 1 and texts.count(lang.t("records.cat.seeded")) == 2   # tab, timed run
+    app.screenshot(artifacts / "client_records_history_resumed.png")
 
 
 def test_boards_per_category_name_it_and_filter_by_hints_and_animation(app, artifacts):
@@ -220,3 +230,47 @@ def test_the_ranked_board_keeps_tool_assisted_runs_off_unless_asked(app, artifac
     assert any("Odd" in t and "–" in t for t in texts)
     assert lang.t("records.tool_shown") in texts
     app.screenshot(artifacts / "client_ranked_tool_assisted.png")
+
+
+def test_a_ranked_run_shows_its_splits_from_the_relays_stamps(app, artifacts):
+    """The panel during a ranked run: each turn's time from the relay's stamps, beside the
+    fastest earlier ranked run of these rules and hints this window recorded."""
+    from bench.input import _until, ranked_run, speedrunner
+    from bonanza.client.actions import Action
+    from bonanza.client.hosting import HostedRelay
+    from bonanza.client.store.runs import category_runs
+    from bonanza.core.log import parse_log
+    speedrunner(app)
+    app.profile.settings["show_splits"] = True
+    relay = HostedRelay(host="127.0.0.1")
+    try:
+        assert relay.ready.wait(15) and relay.port
+        ranked_run(app, relay.port, 0.03)
+        _until(app, lambda: type(app.scene).__name__ == "RankedScene")
+        store = app.profile.store
+        stored = category_runs(store, "bonanza", "relay", modes=("ranked",))
+        assert len(stored) == 1 and stored[0].splits is not None
+        first = list(stored[0].splits)
+        from bonanza.core.splits import splits
+        assert first == splits(parse_log(store.game_log(stored[0].record.id)))
+        ranked = app.scene
+        ranked.info = None
+        app.dispatch(Action("press", "play"))
+        _until(app, lambda: type(app.scene).__name__ == "RankedGameScene")
+        game = app.scene
+        _until(app, lambda: game.state is not None and game.my_turn())
+        for turn in range(3):           # three turns at a person's pace
+            for k in (pygame.K_r, pygame.K_RETURN, pygame.K_RETURN):
+                key(app, k)
+                _until(app, lambda: not game.dice_landing())
+            _until(app, lambda t=turn: len(game.splits()) == t + 1)
+        assert game.splits_shown() and game.comparison.best == tuple(first)
+        rows = game.split_rows()
+        assert [r.ms for r in rows[:3]] == game.splits() and rows[3].ms is None
+        assert [r.gap for r in rows[:3]] == [sum(game.splits()[:i + 1]) - sum(first[:i + 1]) for i in range(3)]
+        from bonanza.client.splits_view import gap_text
+        texts = drawn_texts(app)
+        assert gap_text(rows[2].gap) in texts
+        app.screenshot(artifacts / "client_splits_ranked.png")
+    finally:
+        relay.stop()

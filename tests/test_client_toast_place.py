@@ -66,3 +66,25 @@ def test_a_toast_on_the_results_leaves_the_verified_line_alone(app, artifacts, s
         assert not [w.id for w in res.widgets if res.visible(w) and w.action is not None
                     and r.colliderect(w.screen_rect(L))]
     app.screenshot(artifacts / f"client_toast_results_{size[0]}.png")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_toast_on_the_replay_leaves_the_sheet_and_the_verified_box_alone(app, artifacts, size):
+    from tests.test_client_scenes import build_scenes
+    app.apply_window(size)
+    replay = dict(build_scenes(app))["replay"]()
+    app.step()
+    for text in (lang.t("refusal.must_roll_first"), lang.t("records.exported", path="/a/long/path/" * 12)):
+        app.show(text)
+        app.draw()
+        L = app.layout
+        r = _toast_rect(app)
+        h = replay.half
+        covered = {"sheet": L.rect(replay.sheet_view.rect),
+                   "verified": L.rect((replay.cx - h, 496, 2 * h, 100))}
+        covered.update({f"button {w.id}": w.screen_rect(L) for w in replay.widgets
+                        if replay.visible(w) and w.action is not None})
+        covered.update({f"die {i}": L.rect(replay.dice_view.die_rect(i)) for i in range(5)})
+        hit = [name for name, rect in covered.items() if r.colliderect(rect)]
+        assert not hit, (size, hit)
+    app.screenshot(artifacts / f"client_toast_replay_{size[0]}.png")

@@ -21,7 +21,7 @@ from ..guide import Guide
 from ..i18n import format_date, format_duration
 from ..solo import new_solo_match
 from ..widgets import draw_text
-from .game_base import GameScene, verdict_options
+from .game_base import GameScene
 
 
 class SoloGameScene(GameScene):
@@ -97,7 +97,6 @@ class SoloGameScene(GameScene):
         self.finished = False
         self.record = None
         self._timer_drawn = ""
-        self._panel_drawn: tuple = ()
         # what the splits panel compares with: the fastest earlier run of this category
         self.comparison = self._comparison()
 
@@ -134,9 +133,9 @@ class SoloGameScene(GameScene):
         from bonanza.core.splits import splits
         return splits(self.match.log) or []
 
-    def splits_shown(self) -> bool:
+    def has_splits(self) -> bool:
         # practice takes moves back and the guided game shows the advisor: no run to split
-        return self.mode != "practice" and bool(self.app.profile.settings["show_splits"])
+        return self.mode != "practice"
 
     def split_rows(self):
         from ..splits_view import split_rows
@@ -146,50 +145,6 @@ class SoloGameScene(GameScene):
             live = self.clock.ms() // unit * unit
         return split_rows(self.splits(), len(self.state.ruleset.sheet), self.comparison.best,
                           self.comparison.gold, live)
-
-    def toggle_splits(self) -> None:
-        s = self.app.profile.settings
-        s["show_splits"] = not s["show_splits"]
-        self.app.profile.save()
-
-    def panel_rect(self) -> tuple[int, int, int, int]:
-        return (int(self.cx - self.half), 378, int(2 * self.half), 180)
-
-    def panel_title(self) -> str:
-        """The panel's first line: with hints on, the advisor's choice (the panel takes its
-        place); else what the run is compared with."""
-        if self.hints_on() and self.state.dice is not None and not self.dice_landing():
-            adv = self.advice()
-            options = verdict_options(adv, 1)
-            if options:
-                return self.choice_text(options[0], self.state.sheets[0].total(self.state.ruleset))
-        best = self.comparison.best_ms
-        if best is None:
-            return self.t("splits.panel_first")
-        return self.t("splits.panel", time=format_duration(best, lang.current(), 2))
-
-    def draw_advisor(self, surface) -> None:
-        if not self.splits_shown() or self.state.over:
-            super().draw_advisor(surface)
-            return
-        self.draw_panel(surface)
-
-    def draw_panel(self, surface) -> None:
-        import pygame
-
-        from ..splits_view import draw_split_rows
-        L = self.layout
-        x, y, w, h = self.panel_rect()
-        box = L.rect((x, y, w, h))
-        shade = pygame.Surface(box.size, pygame.SRCALPHA)
-        pygame.draw.rect(shade, (0, 0, 0, 60), shade.get_rect(), border_radius=L.px(12))
-        surface.blit(shade, box)
-        draw_text(surface, self.panel_title(), L.rect((x + 14, y + 4, w - 28, 24)), L.font_px(17),
-                  theme.GOLD, bold=True, min_px=theme.MIN_READABLE_PX)
-        rows = self.split_rows()
-        draw_split_rows(surface, L, (x + 8, y + 30, w - 16, h - 32), rows,
-                        (h - 34) // ((len(rows) + 1) // 2), 15, on_paper=False)
-        self._panel_drawn = tuple(rows)
 
     my_seat = 0
 
@@ -283,8 +238,6 @@ class SoloGameScene(GameScene):
     def enabled(self, action) -> bool:
         if action.name == A.RESET:
             return self.can_reset()
-        if action.name == A.TOGGLE_SPLITS:
-            return self.dialog is None
         if action.name == A.UNDO or (action.name == A.PRESS and action.arg == "undo"):
             return self.can_undo()
         return super().enabled(action)
@@ -331,9 +284,6 @@ class SoloGameScene(GameScene):
     def handle(self, action) -> None:
         if action.name == A.RESET:
             self.reset()
-            return
-        if action.name == A.TOGGLE_SPLITS:
-            self.toggle_splits()
             return
         if action.name == A.UNDO:
             self.undo()

@@ -26,6 +26,7 @@ from ..actions import Action
 from ..dice_view import DiceView
 from ..i18n import format_decimal
 from ..sheet_view import SheetView
+from ..store.runs import NO_COMPARISON
 from ..texts import box_key, short_hex
 from ..turn_input import TurnInput
 from ..widgets import Celebration, ProgressBar, draw_text, draw_wrapped, shadowed_panel
@@ -242,7 +243,7 @@ class GameScene(Scene):
     def enabled(self, action: Action) -> bool:
         n = action.name
         st = self.state
-        if self.dialog is not None and n in (A.ROLL, A.TOGGLE_DIE, A.BOX, A.TOGGLE_HINTS):
+        if self.dialog is not None and n in (A.ROLL, A.TOGGLE_DIE, A.BOX, A.TOGGLE_HINTS, A.TOGGLE_SPLITS):
             return False
         # The rules are core's (check_*); the scene adds only what the screen knows:
         # whether this window may act now (its seat's turn, connected) and a dialog.
@@ -261,6 +262,8 @@ class GameScene(Scene):
             # a filled box or one a joker rules out still takes the click, to say why
             refusal = check_write(st, self.my_seat, action.arg)
             return self.my_turn() and (refusal is None or refusal.code in EXPLAINED_ON_CLICK)
+        if n == A.TOGGLE_SPLITS:
+            return self.has_splits()
         if n == A.PRESS:
             if action.arg.startswith("dialog_"):
                 return self.dialog is not None
@@ -343,6 +346,8 @@ class GameScene(Scene):
                 self.ask_give_up()
         elif n == A.TOGGLE_HINTS:
             self.toggle_hints()
+        elif n == A.TOGGLE_SPLITS:
+            self.toggle_splits()
         elif n == A.PRESS:
             self.on_press(action.arg)
 
@@ -588,7 +593,71 @@ class GameScene(Scene):
         draw_text(surface, self.t("game.turn", n=turn, total=rounds), L.rect((left, 22, self.half, 40)),
                   L.font_px(22), theme.TEXT_ON_FELT, bold=True)
 
+    # ---------------------------------------------------------- the splits panel
+    # A run (a local solo run, a ranked run) shows its splits where the advisor's box is,
+    # when the player keeps the panel on (Settings, or S): each turn's time from the log's
+    # stamps beside the fastest earlier run of its category (``comparison``).
+    comparison = NO_COMPARISON
+    _panel_drawn: tuple = ()
+
+    def splits(self) -> list[int]:
+        """Each finished turn's time (none in a game that is not a run)."""
+        return []
+
+    def has_splits(self) -> bool:
+        """Whether this game is a run with splits (S does nothing elsewhere)."""
+        return False
+
+    def splits_shown(self) -> bool:
+        return self.has_splits() and bool(self.app.profile.settings["show_splits"])
+
+    def split_rows(self):
+        from ..splits_view import split_rows
+        return split_rows(self.splits(), len(self.state.ruleset.sheet), self.comparison.best,
+                          self.comparison.gold)
+
+    def toggle_splits(self) -> None:
+        s = self.app.profile.settings
+        s["show_splits"] = not s["show_splits"]
+        self.app.profile.save()
+
+    def panel_rect(self) -> tuple[int, int, int, int]:
+        return (int(self.cx - self.half), 378, int(2 * self.half), 180)
+
+    def panel_title(self) -> str:
+        """The panel's first line: with hints on, the advisor's choice (the panel takes its
+        place); else what the run is compared with."""
+        if self.hints_on() and self.state.dice is not None and not self.dice_landing():
+            adv = self.advice()
+            options = verdict_options(adv, 1)
+            if options:
+                return self.choice_text(options[0], self.state.sheets[self.state.active].total(self.state.ruleset))
+        best = self.comparison.best_ms
+        if best is None:
+            return self.t("splits.panel_first")
+        from ..i18n import format_duration
+        return self.t("splits.panel", time=format_duration(best, lang.current(), 2))
+
+
+    def draw_panel(self, surface) -> None:
+        from ..splits_view import draw_split_rows
+        L = self.layout
+        x, y, w, h = self.panel_rect()
+        box = L.rect((x, y, w, h))
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        pygame.draw.rect(shade, (0, 0, 0, 60), shade.get_rect(), border_radius=L.px(12))
+        surface.blit(shade, box)
+        draw_text(surface, self.panel_title(), L.rect((x + 14, y + 4, w - 28, 24)), L.font_px(17),
+                  theme.GOLD, bold=True, min_px=theme.MIN_READABLE_PX)
+        rows = self.split_rows()
+        draw_split_rows(surface, L, (x + 8, y + 30, w - 16, h - 32), rows,
+                        (h - 34) // ((len(rows) + 1) // 2), 15, on_paper=False)
+        self._panel_drawn = tuple(rows)
+
     def draw_advisor(self, surface) -> None:
+        if self.splits_shown() and not self.state.over:     # the panel takes the box's place
+            self.draw_panel(surface)
+            return
         L = self.layout
         st = self.state
         h = self.half
@@ -647,11 +716,6 @@ class GameScene(Scene):
         first.") covers neither the sheet, the dice, the key-hint line nor the buttons."""
         top = self.pip_y + 40
         return layout.rect((self.cx - self.half_wide, top, 2 * self.half_wide, 542 - top))
-
-    def toast_clear(self, layout) -> list:
-        """The buttons and the key-hint line: a message never hides which key does what."""
-        line = layout.rect((self.cx - self.half_wide, 546, 2 * self.half_wide, 48))
-        return super().toast_clear(layout) + [line]
 
     def draw_footer(self, surface) -> None:
         L = self.layout

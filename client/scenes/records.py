@@ -284,6 +284,12 @@ class RecordsScene(Scene):
         """Who signed ``rec`` on the Server board (None elsewhere)."""
         return self.signers.get(rec.id) if self.tab == "relay" and rec is not None else None
 
+    def resumed(self, rec) -> bool:
+        """A self-dealt run brought back by "Continue" (its time is not a run's)."""
+        from ..store.runs import run_of
+        return (self.store is not None and rec.category in LOCAL_TABS
+                and run_of(self.store, rec).resumed)
+
     def tool_assisted(self, rec) -> bool:
         from ..store.runs import run_of
         return self.store is not None and run_of(self.store, rec).tool_assisted
@@ -617,7 +623,10 @@ class RecordsScene(Scene):
         elif rs:
             cells = (f"{idx + 1}.", str(rec.score), duration, seed_cell(rec), game_date(rec))
         else:
-            cells = (game_date(rec), self.t(f"records.cat.{rec.category or rec.mode}"),
+            board = self.t(f"records.cat.{rec.category or rec.mode}")
+            if self.resumed(rec):       # on no timed board: the history says why
+                board += " · " + self.t("category.resumed")
+            cells = (game_date(rec), board,
                      self.t(f"records.ruleset.{rec.ruleset}"), str(rec.score), duration,
                      self.t(f"history.status.{rec.status}"))
         style = []

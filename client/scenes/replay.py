@@ -142,7 +142,8 @@ class ReplayScene(Scene):
         """The split of the last turn ended at this move, and the run's time then."""
         if not self.turn_splits or self.index == 0:
             return None
-        done = sum(1 for r in self.records[:self.index] if r.get("move", {}).get("type") == "write")
+        kinds = [r.get("move", {}).get("type") for r in self.records[:self.index]]
+        done = kinds.count("write") - kinds.count("undo")     # a practice write taken back
         if done == 0 or done > len(self.turn_splits):
             return None
         from .. import lang
@@ -150,6 +151,12 @@ class ReplayScene(Scene):
         from ..splits_view import short_time
         return self.t("replay.split", n=done, split=short_time(self.turn_splits[done - 1]),
                       time=format_duration(sum(self.turn_splits[:done]), lang.current(), 2))
+
+    def toast_area(self, layout):
+        """Over the title, beside the sheet: the Verified box sits above the bottom buttons."""
+        if not self.states:
+            return None
+        return layout.rect((self.cx - self.half, 6, 2 * self.half, 98))
 
     def draw(self, surface):
         L = self.layout

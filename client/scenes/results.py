@@ -273,11 +273,6 @@ class ResultsScene(Scene):
                 elif value is not None:
                     draw_text(surface, str(value), cell, L.font_px(20), theme.INK, bold=True, align="right")
 
-    def toast_clear(self, layout) -> list:
-        """The buttons and the verdict with the saved file's line: an offer to play again
-        or a notice never covers whether the game verified."""
-        return super().toast_clear(layout) + [layout.rect((84, 524, 1112, 72))]
-
     def visible(self, w) -> bool:
         if w.id == "card_view":
             return self.run is not None and not self.spectator
@@ -359,8 +354,9 @@ class ResultsScene(Scene):
         return any(s.seat == self.my_seat and s.gave_up for s in self.standings)
 
     def toast_area(self, layout):
-        """Over the title: below, the Verified line and the saved file sit above the buttons."""
-        return layout.rect((84, 6, 1112, 84))
+        """Over the title, left of the card view's button: below, the Verified line and the
+        saved file sit above the buttons."""
+        return layout.rect((84, 6, 930, 84))
 
     def draw(self, surface):
         L = self.layout

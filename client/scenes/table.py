@@ -61,7 +61,8 @@ class TableScene(GameScene):
         self.own(conn)
         if relay is not None:
             self.own(relay)
-        self.clock_at = None       # (remaining, app.now when received, seat, seconds it waits)
+        # (remaining, app.now when received, seat, seconds it waits, the turn or round it times)
+        self.clock_at = None
         self._last_beep = None
         self._shown_secs = None
         self._take_clock(conn.clock)
@@ -89,7 +90,7 @@ class TableScene(GameScene):
         w = (2 * self.half - 4 * 6) / len(REACTIONS)
         for i, emote in enumerate(REACTIONS):
             self.button(f"react:{i}", (self.cx - self.half + i * (w + 6), 664, w, 30),
-                        lambda i=i, e=emote: f"{(i + 6) % 10} {self.t('reaction.' + e)}",
+                        lambda i=i, e=emote: f"{(i + 6) % 10} {self.t('reaction.short.' + e)}",
                         style="secondary", size=15, action=A.Action(A.REACT, i))
 
     def daily_date(self) -> str | None:
@@ -363,12 +364,13 @@ class TableScene(GameScene):
             return
         wait = clock.get("starts_in")
         wait = float(wait) if isinstance(wait, (int, float)) and wait > 0 else 0.0
-        self.clock_at = (float(clock["remaining"]), self.app.now, clock.get("seat"), wait)
+        self.clock_at = (float(clock["remaining"]), self.app.now, clock.get("seat"), wait,
+                         clock.get("turn"))
 
     def remaining(self):
         if self.clock_at is None:
             return None
-        rem, at, _, wait = self.clock_at
+        rem, at, _, wait, _ = self.clock_at
         return max(0.0, rem - max(0.0, self.app.now - at - wait))
 
     def update(self, dt):
@@ -498,7 +500,7 @@ class TableScene(GameScene):
         top = r.centery - k // 2
         pygame.draw.polygon(surface, theme.URGENT, [(r.x, top), (r.x + k, top), (r.x + k, top + k)])
         draw_text(surface, self.t("table.auto_legend"),
-                  pygame.Rect(r.x + k + L.px(6), r.y, r.w - k - L.px(6), r.h), L.font_px(14),
+                  pygame.Rect(r.x + k + L.px(6), r.y, r.w - k - L.px(6), r.h), L.font_px(15),
                   theme.INK_SOFT, min_px=theme.MIN_READABLE_PX)
 
     def draw(self, surface) -> None:
@@ -548,9 +550,11 @@ class TableScene(GameScene):
         replay = self.replay
         if replay is None:
             return
-        if self.clock_at is not None:   # never past the time this seat's clock waits
-            _, at, _, wait = self.clock_at
-            replay.fit(at, wait)
+        if self.clock_at is not None:   # never past the time the next turn's clock waits
+            _, at, _, wait, turn = self.clock_at
+            # (a clock of the round revealed, still shown when its records came first, is not it)
+            if not isinstance(turn, int) or turn >= max(s.turn for s in replay.steps):
+                replay.fit(at, wait)
         if replay.advance(self.app.now, dt):
             self._show_step()
         self.app.dirty = True
@@ -917,6 +921,38 @@ class RankedGameScene(TableScene):
         on the no-hints board never shows the advisor, whatever the setting."""
         header = self.conn.client.header if self.conn.client else None
         return ((header or {}).get("settings") or {}).get("hints") is True
+
+    # ---------------------------------------------------------- splits (the relay's stamps)
+    def has_splits(self) -> bool:
+        return True
+
+    def splits(self) -> list[int]:
+        """Each finished turn's time from the relay's stamps (``at``), as its log will say."""
+        from types import SimpleNamespace
+
+        from bonanza.core.splits import splits
+        return splits(SimpleNamespace(records=list(self.conn.records))) or []
+
+    @property
+    def comparison(self):
+        """The fastest earlier ranked run of these rules and this hints declaration that
+        this window recorded (the relay's boards keep the rest), once the header is here."""
+        found = self.__dict__.get("_comparison")
+        if found is not None:
+            return found
+        from ..store.runs import NO_COMPARISON, category_runs, comparison
+        header = self.conn.client.header if self.conn.client else None
+        store = self.app.profile.store
+        if not header or store is None:
+            return NO_COMPARISON
+        hints = ((header.get("settings") or {}).get("hints")) is True
+        try:
+            runs = category_runs(store, self.state.ruleset.name, "relay", modes=("ranked",))
+            found = comparison(runs, hints, "any", len(self.state.ruleset.sheet))
+        except Exception:       # an unreadable store compares with nothing
+            found = NO_COMPARISON
+        self.__dict__["_comparison"] = found
+        return found
 
     def finish(self, msg) -> None:
         if self.done:
