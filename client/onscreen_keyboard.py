@@ -11,12 +11,12 @@ too: whoever has a keyboard types on it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
 from . import actions as A
-from . import fonts, lang, theme
+from . import lang, theme
 from .actions import Action
 from .widgets import Button, draw_text, shadowed_panel
 
@@ -169,20 +169,10 @@ class OnScreenKeyboard:
                   L.font_px(16), theme.TEXT_ON_FELT_SOFT, align="center")
 
     def _draw_value(self, surface, L, field) -> None:
-        """The field's text and caret in the panel: the field itself may be under the keys."""
-        box = L.rect((GRID_X, PANEL[1] + 14, GRID_W, 48))
-        pygame.draw.rect(surface, theme.PAPER, box, border_radius=L.px(8))
-        inner = box.inflate(-L.px(24), -L.px(8))
-        value = field.value if field is not None else ""
-        at = field.at() if field is not None else 0
-        px = fonts.fit_size(value, L.font_px(24), inner.w) if value else L.font_px(24)
-        if not value and field is not None:
-            hint = field.placeholder() if callable(field.placeholder) else field.placeholder
-            draw_text(surface, hint, inner, px, theme.INK_SOFT)
-        else:
-            draw_text(surface, value, inner, px, theme.INK)
-        x = inner.x + fonts.text_width(value[:at], px) if value else inner.x
-        pygame.draw.line(surface, theme.INK, (x, inner.y + L.px(4)), (x, inner.bottom - L.px(4)), max(2, L.px(2)))
+        """The field again, at the top of the panel (the field itself may be under the keys):
+        its own drawing, so a long value scrolls to keep the caret in view as it does there."""
+        if field is not None:
+            replace(field, rect=(GRID_X, PANEL[1] + 14, GRID_W, 48), size=24).draw(surface, L, False, True)
 
 
 def _shifted(ch: str) -> str:

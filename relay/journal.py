@@ -45,6 +45,7 @@ Host = RelayServices[Conn, Table, Slot]   # what restoring uses of the relay
 log = logging.getLogger("bonanza.relay")
 
 FRAME = struct.Struct(">II")     # an entry's length and the CRC-32 of its body
+_MOVE_ENTRY = b"\x82" + pack("kind") + pack("move") + pack("record")   # a move entry's head
 COMMIT_EVERY = 0.025             # seconds: the group commit's longest wait
 SUFFIX, SECRET = ".journal", ".secret"
 DAY_OVER = "the day of this daily game was over when the relay came back"
@@ -107,11 +108,19 @@ class Journal:
 
     def _append(self, body: bytes) -> None:
         data = frame(body)
-        if self.pending:
+        if self.pending or self.fd is None:
             self.pending += data     # keep the order: after what is still waiting
-        else:
-            self.pending = bytearray(data)
-        self.write_pending()
+            self.write_pending()
+        else:                        # the common case: straight to the system, no copy kept
+            try:
+                n = os.write(self.fd, data)
+            except OSError as e:
+                self.pending = bytearray(data)
+                self.book.failed(e)
+            else:
+                if n < len(data):
+                    self.pending = bytearray(data[n:])
+                    self.write_pending()
         self.book.dirty(self)
 
     def write_pending(self) -> bool:
@@ -126,7 +135,12 @@ class Journal:
         return True
 
     def moved(self, encoded_record: bytes) -> None:
-        self._append(pack({"kind": "move", "record": encoded_record}))
+        # pack({"kind": "move", "record": encoded_record}), without a map built per move
+        n = len(encoded_record)
+        head = _MOVE_ENTRY + (bytes((0xc4, n)) if n < 0x100 else
+                              (b"\xc5" + n.to_bytes(2, "big")) if n < 0x10000 else
+                              (b"\xc6" + n.to_bytes(4, "big")))
+        self._append(head + encoded_record)
 
     def when_durable(self, then: Callable[[], None]) -> None:
         """``then`` runs once everything written so far is durable (or the disk refused)."""

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bonanza.core.game import allowed
-from tests.pilot import key, step_until, wait_until
+from tests.pilot import key, step_until
 from tests.test_client_daily_relay import app, relay  # noqa: F401
-
-
-def _connected(conn) -> None:
-    wait_until(lambda: conn.status == "connected", 20, what="the connection")
+from tests.test_client_daily_table import sit_at_beas_daily_table
 
 
 def _bea(conn, upto: list):
@@ -67,25 +66,13 @@ def _round(app, game, bea, upto: list, others=()) -> None:  # noqa: F811
 def test_the_others_turns_are_replayed_before_the_next_turn_and_never_on_its_clock(
         relay, app, artifacts, monkeypatch):  # noqa: F811
     from bonanza.client.relay_client import RelayConnection
-    from bonanza.client.scenes.lobby import LobbyScene
     from bonanza.core.settings import ROUND_REVEAL_SECONDS
     r, _clock = relay
     app.profile.settings["animation"] = "normal"
     bea = RelayConnection("127.0.0.1", r.port)
     try:
-        _connected(bea)
-        bea.send({"type": "create_table", "name": "Bea", "seats": 3, "turn_seconds": 60,
-                  "ruleset": "yacht", "daily": True})
-        wait_until(lambda: bea.table is not None, 20, what="Bea's table", others=[bea.poll])
-        conn = RelayConnection("127.0.0.1", r.port, signer=app.profile.seat_signer())
-        app.push(LobbyScene(app, conn, "127.0.0.1", r.port,
-                            request={"type": "join", "code": bea.table["code"], "name": "Ana"}))
-        lobby = app.scene
-        step_until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2,
-                   what="the seat")
-        bea.send({"type": "start"})
-        step_until(app, lambda: type(app.scene).__name__ == "TableScene", what="the start")
-        game = app.scene
+        game = sit_at_beas_daily_table(app, r.port, bea)
+        conn = game.conn
         upto = [1]
         play = _bea(bea, upto)
         first = conn.client.header["first_seat"]
@@ -165,3 +152,28 @@ def test_the_others_turns_are_replayed_before_the_next_turn_and_never_on_its_clo
         assert app.scene.state.sheets[bea_seat].is_complete
     finally:
         bea.close(1.0)
+
+
+@given(st.lists(st.floats(0.05, 1.0), min_size=1, max_size=14),
+       st.floats(0.0, 8.0), st.floats(1 / 240, 1 / 20))
+@settings(max_examples=200, deadline=None)
+def test_a_replay_is_over_by_the_time_it_was_given_and_shows_each_step_in_order(
+        seconds, budget, dt):
+    """However long its steps and however short the clock's wait, a replay is over before
+    the wait ends (so it never eats a turn); every step it shows comes in order."""
+    from bonanza.client.round_replay import MARGIN, RoundReplay, Step
+    steps = [Step("roll", 0, 1, {"type": "roll", "seat": 0, "hold": [False] * 5,
+                                 "dice": [1] * 5, "auto": False}, None, (False,) * 5, s)
+             for s in seconds]
+    replay = RoundReplay(steps, 0.0, 99.0)
+    replay.fit(0.0, budget)
+    now, shown = 0.0, [0]
+    while not replay.done:
+        now += dt
+        replay.advance(now, dt)
+        if not replay.done:
+            shown.append(replay.index)
+        assert now <= max(0.0, budget - MARGIN) + dt + 1e-9
+    assert shown == sorted(shown)
+    if budget - MARGIN >= sum(seconds) + dt:        # time enough: its own pace, every step
+        assert sorted(set(shown)) == list(range(len(steps)))

@@ -35,27 +35,33 @@ def _other_seat_moves(conn) -> None:
         conn.send({"type": "write", "box": allowed(st)[0]})
 
 
+def sit_at_beas_daily_table(app, port: int, bea):  # noqa: F811
+    """Bea (a connection) opens a 3-seat daily table, the window sits down at it as Ana
+    through the lobby, and Bea starts it (the third seat a bot): the window's table scene."""
+    from bonanza.client.relay_client import RelayConnection
+    from bonanza.client.scenes.lobby import LobbyScene
+    _connected(bea)
+    bea.send({"type": "create_table", "name": "Bea", "seats": 3, "turn_seconds": 60,
+              "ruleset": "yacht", "daily": True})
+    wait_until(lambda: bea.table is not None, 20, what="Bea's table", others=[bea.poll])
+    conn = RelayConnection("127.0.0.1", port, signer=app.profile.seat_signer())
+    app.push(LobbyScene(app, conn, "127.0.0.1", port,
+                        request={"type": "join", "code": bea.table["code"], "name": "Ana"}))
+    lobby = app.scene
+    step_until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2,
+               what="the seat")
+    bea.send({"type": "start"})
+    step_until(app, lambda: type(app.scene).__name__ == "TableScene", what="the start")
+    return app.scene
+
+
 def test_a_window_at_a_daily_table_gets_its_log_once_the_day_closes(relay, app, artifacts):  # noqa: F811
     from bonanza.client.daily_relay_memory import last_relay, pending_logs
     from bonanza.client.relay_client import RelayConnection
-    from bonanza.client.scenes.lobby import LobbyScene
     r, clock = relay
     bea = RelayConnection("127.0.0.1", r.port)
     try:
-        _connected(bea)
-        bea.send({"type": "create_table", "name": "Bea", "seats": 3, "turn_seconds": 60,
-                  "ruleset": "yacht", "daily": True})
-        wait_until(lambda: bea.table is not None, 20, what="Bea's table", others=[bea.poll])
-        code = bea.table["code"]
-        conn = RelayConnection("127.0.0.1", r.port, signer=app.profile.seat_signer())
-        app.push(LobbyScene(app, conn, "127.0.0.1", r.port,
-                            request={"type": "join", "code": code, "name": "Ana"}))
-        lobby = app.scene
-        step_until(app, lambda: lobby.table is not None and len(lobby.table["players"]) == 2,
-                   what="the seat")
-        bea.send({"type": "start"})
-        step_until(app, lambda: type(app.scene).__name__ == "TableScene", what="the start")
-        game = app.scene
+        game = sit_at_beas_daily_table(app, r.port, bea)
         pending = pending_logs(app)
         assert [{k: v for k, v in p.items() if k != "played_at"} for p in pending] == [
             {"host": "127.0.0.1", "port": r.port, "date": DAY1, "name": "Ana"}]

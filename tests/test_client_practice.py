@@ -150,33 +150,11 @@ def test_a_past_daily_is_practice_on_that_days_dice(app, artifacts):
     assert again.past_daily == date and again is not game
 
 
-def test_the_analysis_marks_where_undo_was_used(data_dirs, artifacts):
-    with window(data_dirs["data"], advisor=True, size=SMALL) as app:
-        app.advisor_loader("bonanza").result()
-        m = Match.create("bonanza", [__import__("bonanza.core.game", fromlist=["Seat"]).Seat("Ana")],
-                         bytes(32), mode="practice", settings={"hints": True})
-        m.roll([False] * 5)
-        m.write("chance")
-        m.undo()
-        while not m.state.over:
-            if m.state.dice is None:
-                m.roll([False] * 5)
-            else:
-                m.write(sorted(m.state.sheets[0].free_boxes())[0])
-        m.finish()
-        v = verify_bytes(m.log.to_bytes())
-        scene = app.open("analysis", v)
-        assert scene.wait()
-        app.step()
-        assert [u.box for u in scene.current().undos] == ["chance"]
-        from tests.test_client_signals import drawn_texts
-        assert lang.tn("analysis.undos", 1) in drawn_texts(app)
-        app.screenshot(artifacts / "client_practice_analysis.png")
-
-
-def test_the_replay_of_a_practice_game_names_the_undo(app):
+def practice_with_an_undo():
+    """A finished practice game, verified: Chance written at once and taken back, then
+    every box in order."""
     from bonanza.core.game import Seat
-    m = Match.create("bonanza", [Seat("Ana")], bytes(32), mode="practice", settings={"hints": False})
+    m = Match.create("bonanza", [Seat("Ana")], bytes(32), mode="practice", settings={"hints": True})
     m.roll([False] * 5)
     m.write("chance")
     m.undo()
@@ -186,7 +164,23 @@ def test_the_replay_of_a_practice_game_names_the_undo(app):
         else:
             m.write(sorted(m.state.sheets[0].free_boxes())[0])
     m.finish()
-    replay = app.open("replay", verify_bytes(m.log.to_bytes()), path=None)
+    return verify_bytes(m.log.to_bytes())
+
+
+def test_the_analysis_marks_where_undo_was_used(data_dirs, artifacts):
+    with window(data_dirs["data"], advisor=True, size=SMALL) as app:
+        app.advisor_loader("bonanza").result()
+        scene = app.open("analysis", practice_with_an_undo())
+        assert scene.wait()
+        app.step()
+        assert [u.box for u in scene.current().undos] == ["chance"]
+        from tests.test_client_signals import drawn_texts
+        assert lang.tn("analysis.undos", 1) in drawn_texts(app)
+        app.screenshot(artifacts / "client_practice_analysis.png")
+
+
+def test_the_replay_of_a_practice_game_names_the_undo(app):
+    replay = app.open("replay", practice_with_an_undo(), path=None)
     app.step()
     assert replay.describe(2).endswith(lang.t("box.chance") + ": " + str(replay.states[2].sheets[0].get("chance")))
     assert replay.describe(3).endswith(lang.t("practice.undone"))

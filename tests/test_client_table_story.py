@@ -120,6 +120,7 @@ def test_a_tables_results_show_the_winner_and_every_final_sheet(app, monkeypatch
         assert all(s in shown for s in scores)
         assert res.t("game.score") not in shown           # nobody's score as the viewer's
         assert (res.place_line() is None) == spectator
+        assert res.visible(res.widget("again")) != spectator     # a watcher cannot play again
         app.screenshot(artifacts / f"story_results_4_{'watcher' if spectator else 'seat'}.png")
         app.pop()
 
@@ -172,7 +173,7 @@ def test_toasts_stay_off_the_key_hints_and_the_verified_line(app):
     app.step(FRAME)
     L = app.layout
     app.show("Time's up: Threes 6 was written automatically for Bruno", "info", 5.0)
-    toast = app.toast.rect(L, table.toast_clear(L))
+    toast = app.toast.rect(L, table.toast_clear(L), table.toast_area(L))
     hints = L.rect((table.cx - table.half_wide, 546, 2 * table.half_wide, 48))
     assert not toast.colliderect(hints)
     app.pop()
@@ -181,7 +182,7 @@ def test_toasts_stay_off_the_key_hints_and_the_verified_line(app):
                    reveal_seed=m.reveal["seed"], commitment=m.commitment)
     app.push(res)
     app.show("Ana wants to play again: press Play again to sit down.", "info", 5.0)
-    toast = app.toast.rect(L, res.toast_clear(L))
+    toast = app.toast.rect(L, res.toast_clear(L), res.toast_area(L))
     assert not toast.colliderect(L.rect((84, 524, 1112, 64)))      # the verdict line
 
 
@@ -306,3 +307,42 @@ def test_quick_reactions_by_key_and_button_shown_by_the_name_and_muted_per_playe
             ana.close(1.0)
             if watcher is not None:
                 watcher.close(1.0)
+
+
+# ---------------------------------------------------------------- six languages at 960x540
+def test_the_new_table_texts_fit_in_six_languages_at_960x540(data_dirs, artifacts):
+    """The results of a 4-seat table, a table with reactions shown and the clock's legend,
+    the host form and the found tables: no text shrunk below a readable size or overflowing."""
+    from bonanza.client import lang, theme, widgets
+    from bonanza.client.i18n import LANGUAGES
+    from bonanza.client.scenes.lobby import HostSetupScene, JoinScene
+    from tests import pilot
+    from tests.doubles import DemoConnection
+    m = finished_table(4, "yatzy")
+    problems = []
+    with pilot.window(data_dirs["data"], size=(960, 540)) as app:
+        for code in LANGUAGES:
+            lang.set_language(code)
+            table = app.make("table", DemoConnection(seats=4))
+            app.push(table)
+            app.step(FRAME)
+            for seat, emote in enumerate(("hello", "nice", "oops", "gg")):
+                table.reactions.received({"seat": seat, "emote": emote}, 4, app.now)
+            app.profile.name = "Ana"
+            res = app.make("results", m.state, m.log.to_bytes(), mode="table", my_seat=1,
+                           reveal_seed=m.reveal["seed"], commitment=m.commitment)
+            res.skip_animation()
+            join = JoinScene(app)
+            join.found, join.searched = [found(40001, "ABCDE", False, 2), found(40002, "FGHIJ", True, 2)], True
+            for name, scene in (("table", table), ("results", res), ("host", HostSetupScene(app)),
+                                ("join", join)):
+                if scene is not table:
+                    app.push(scene)
+                widgets.FIT_REPORT.clear()
+                app.draw()
+                app.screenshot(artifacts / f"story_{name}_{code}_960.png")
+                for text, px, width, max_width in widgets.FIT_REPORT:
+                    if width > max_width + 1 or px < theme.MIN_READABLE_PX:
+                        problems.append((code, name, text, px, width, max_width))
+            app.to_title()
+    assert not problems, "\n".join(map(str, problems[:40]))

@@ -388,10 +388,10 @@ class AnalysisScene(Scene):
         card = L.rect(WIN)
         shadowed_panel(surface, card, theme.PAPER, L.px(14), L.px(5))
         x, y, w, h = WIN
-        draw_text(surface, self.t("analysis.win_graph"), L.rect((x + 18, y + 6, w - 36, 26)), L.font_px(18),
+        draw_text(surface, self.t("analysis.win_graph"), L.rect((x + 18, y + 4, w - 36, 24)), L.font_px(18),
                   theme.INK, bold=True)
         px, pw = self.plot_area()[0], self.plot_area()[2]
-        top, ph = y + 36, h - 48
+        top, ph = y + 40, h - 52        # the 100 % label sits under the title, at any text size
         for frac in (0.0, 0.5, 1.0):
             yy = top + ph * (1 - frac)
             pygame.draw.line(surface, theme.PAPER_LINE, L.point(px, yy), L.point(px + pw, yy), 1)

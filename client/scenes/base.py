@@ -209,7 +209,7 @@ class Scene:
             focused = w.id == self.focus_id
             if isinstance(w, TextField):
                 w.draw(surface, L, hover, focused, True, caret_on=(self.caret_t % 1.0) < 0.6)
-                if focused and self.app.input_kind == "controller":
+                if focused and self.app.input_kind == "controller" and self.app.keyboard is None:
                     pad_typing_badge(surface, L, r)     # how a pad types here
             else:
                 w.draw(surface, L, hover, focused, w.action is None or self.enabled(w.action),

@@ -371,7 +371,8 @@ class ChartsScene(Scene):
         every = max(1, math.ceil(n / 8))
         for i in range(0, n + 1, every):
             sx = px + i * bw
-            draw_text(surface, str(start + i * width), L.rect((sx - 26, py + ph + 4, 52, 20)), L.font_px(15),
+            # 10 below the axis: clear of the 0 % label that sits on it, at any text size
+            draw_text(surface, str(start + i * width), L.rect((sx - 26, py + ph + 10, 52, 20)), L.font_px(15),
                       theme.INK_SOFT, align="center")
         # the two averages, dashed: how far the player stands from best play
         self.dashed_v(surface, theme.INK, bx(float(mine.mean())), py - 6, py + ph)

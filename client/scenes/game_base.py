@@ -716,11 +716,6 @@ class GameScene(Scene):
         top = self.pip_y + 40
         return layout.rect((self.cx - self.half_wide, top, 2 * self.half_wide, 542 - top))
 
-    def toast_clear(self, layout) -> list:
-        """The buttons and the key-hint line: a message never hides which key does what."""
-        line = layout.rect((self.cx - self.half_wide, 546, 2 * self.half_wide, 48))
-        return super().toast_clear(layout) + [line]
-
     def draw_footer(self, surface) -> None:
         L = self.layout
         text = self.t("game.controls_pad" if self.app.input_kind == "controller" else "game.controls")

@@ -273,12 +273,9 @@ class ResultsScene(Scene):
                 elif value is not None:
                     draw_text(surface, str(value), cell, L.font_px(20), theme.INK, bold=True, align="right")
 
-    def toast_clear(self, layout) -> list:
-        """The buttons and the verdict with the saved file's line: an offer to play again
-        or a notice never covers whether the game verified."""
-        return super().toast_clear(layout) + [layout.rect((84, 524, 1112, 72))]
-
     def visible(self, w) -> bool:
+        if w.id == "again" and self.mode == "table" and self.spectator and self.again_scene is None:
+            return False        # a watcher has no seat to play again with
         if w.id == "card_view":
             return self.run is not None and not self.spectator
         return super().visible(w)

@@ -90,7 +90,7 @@ class TableScene(GameScene):
         w = (2 * self.half - 4 * 6) / len(REACTIONS)
         for i, emote in enumerate(REACTIONS):
             self.button(f"react:{i}", (self.cx - self.half + i * (w + 6), 664, w, 30),
-                        lambda i=i, e=emote: f"{(i + 6) % 10} {self.t('reaction.' + e)}",
+                        lambda i=i, e=emote: f"{(i + 6) % 10} {self.t('reaction.short.' + e)}",
                         style="secondary", size=15, action=A.Action(A.REACT, i))
 
     def daily_date(self) -> str | None:
@@ -500,7 +500,7 @@ class TableScene(GameScene):
         top = r.centery - k // 2
         pygame.draw.polygon(surface, theme.URGENT, [(r.x, top), (r.x + k, top), (r.x + k, top + k)])
         draw_text(surface, self.t("table.auto_legend"),
-                  pygame.Rect(r.x + k + L.px(6), r.y, r.w - k - L.px(6), r.h), L.font_px(14),
+                  pygame.Rect(r.x + k + L.px(6), r.y, r.w - k - L.px(6), r.h), L.font_px(15),
                   theme.INK_SOFT, min_px=theme.MIN_READABLE_PX)
 
     def draw(self, surface) -> None:
