@@ -278,8 +278,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def package_of(src: Path, into: str) -> Path:
+    """A folder in which ``import bonanza`` finds ``src``'s code: its folders linked as the
+    package's subpackages (as setuptools maps them).  ``src`` alone on PYTHONPATH is not
+    enough: it holds no ``bonanza`` folder, so the editable install's copy would be run."""
+    pkg = Path(into) / "bonanza"
+    pkg.mkdir()
+    for d in ("core", "relay", "client", "lang", "assets"):
+        (pkg / d).symlink_to(src / d, target_is_directory=True)
+    return Path(into)
+
+
 def start_relay(bare: bool, data: str, src: Path = ROOT) -> tuple[subprocess.Popen, int]:
-    env = dict(os.environ, PYTHONPATH=str(src))
+    path = str(src) if src == ROOT else str(package_of(src, tempfile.mkdtemp(dir=data)))
+    env = dict(os.environ, PYTHONPATH=path)
     if bare:
         cmd = [sys.executable, __file__, "--bare-server"]
     else:
@@ -356,8 +368,11 @@ def main_run(args) -> None:
               f"CPU per move {v['cpu_us'] / b['cpu_us']:.1f}x, "
               f"memory {v['rss_mib'] / b['rss_mib']:.1f}x")
     if "relay" in results:
-        goal = "met" if results["relay"]["p99"] <= 50 else "NOT met"
-        print(f"goal p99 <= 50 ms at {args.tables} tables: {goal}")
+        # issue 23's goal: both, measured in the same run
+        met = results["relay"]["p99"] <= 50 and (
+            "bare" not in results or results["relay"]["moves_s"] >= 0.5 * results["bare"]["moves_s"])
+        print(f"goal p99 <= 50 ms at {args.tables} tables and throughput >= 0.5x bare: "
+              f"{'met' if met else 'NOT met'}")
 
 
 def main() -> None:

@@ -58,8 +58,9 @@ def steps_of(before: GameState, moves: Sequence[Move], me: int | None, mine: She
             steps.append(Step(part, seat, turn, move, _with_mine(state, me, mine, **kw),
                               tuple(bool(h) for h in held), PACE[part] * speed))
         if seat == me:
-            pass
-        elif move["type"] == "roll":
+            st = after           # already seen by this player, as it played it
+            continue
+        if move["type"] == "roll":
             if any(move["hold"]) and st.dice is not None:   # the kept dice rise, then the rest roll
                 add("hold", st, move["hold"])
             add("roll", after, move["hold"])
@@ -114,12 +115,10 @@ class RoundReplay:
         when what is left would not fit before ``until``; over at once when no time is left."""
         if self.done:
             return False
-        left = self.until - now
-        rest = self.total - self.progress
-        if left <= 0:
+        if now >= self.until:
             self.index = len(self.steps)
             return True
-        self.progress += dt * max(1.0, rest / left) if rest > 0 else dt
+        self.progress += dt * self.speed(now)
         start = self.index
         elapsed = sum(s.seconds for s in self.steps[:self.index + 1])
         while self.index < len(self.steps) and self.progress >= elapsed:

@@ -594,6 +594,7 @@ def watch(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     if not relay.buckets.take("watch", conn.address, lim.watch_burst, lim.watch_every):
         raise Refuse("rate_limited", f"too many watch requests from this address: one more "
                                      f"every {lim.watch_every:g} s")
+    relay.seal()     # the moves made so far go out before the watcher is among their receivers
     relay.stop_watching(conn)
     conn.watching = table
     table.watchers_conns.add(conn)
@@ -622,6 +623,7 @@ def resume(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
         raise Refuse("bad_sequence", "the sequence number is not one of this game's")
     if conn.slot is not None and conn.slot is not slot:
         relay.free_conn(conn)
+    relay.seal()     # the moves made so far go out before the seat's new connection is attached
     relay.attach(conn, slot)
     _reply(conn, {
         "type": "resumed", "table": table.info(), "seat": slot.index, "token": slot.token,

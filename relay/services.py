@@ -259,6 +259,11 @@ class RelayServices(TableServices[T], Protocol[C_contra, T, S]):
     @property
     def signer(self) -> Signer: ...
 
+    def seal(self) -> None:
+        """Sign and send the moves waiting for their batch signature: before a connection
+        joins a table's receivers and reads its snapshot (it would get a move twice)."""
+        ...
+
     @property
     def daily(self) -> DailyBook: ...
 

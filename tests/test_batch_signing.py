@@ -3,6 +3,7 @@ pass of its event loop with one signature over their Merkle root, and each recor
 proof, is still checked alone, by a client following the table and by ``verify``."""
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 
@@ -18,6 +19,8 @@ from bonanza.core.log import pack, parse_log
 from bonanza.core.logschema import check_log
 from bonanza.core.match import Match
 from bonanza.core.verify import verify_bytes
+from bonanza.core.wire import MAX_RELAY_FRAME, PROTOCOL_VERSION, FrameDecoder, encode_frame
+from tests.relay_harness import choose_box, connect, play_turn_step, running_relay
 
 SEED = b"r" * 32
 SEATS = [signing.Signer(bytes([i + 1]) * 32) for i in range(4)]
@@ -205,3 +208,59 @@ def test_the_batch_fields_are_in_the_logged_encoding():
     rec = next(r for r in records if "batch" in r)
     assert list(rec)[-3:] == ["chain", "sig", "batch"]
     assert msgpack.unpackb(pack(rec), raw=False) == rec
+
+
+@pytest.mark.parametrize("arrives", ["watch", "resume"])
+def test_a_connection_arriving_while_a_move_waits_for_its_batch_gets_it_once(arrives):
+    """A move made earlier in the same pass of the relay's loop (as the clock or a bot makes
+    one) still waits for its batch signature when a watcher or a resuming seat arrives: the
+    newcomer finds it in its snapshot and is not sent it again (nor before the snapshot).
+    Real relay over TCP, the newcomer speaking raw frames; the move is made just before
+    the request is handled."""
+    async def main():
+        async with running_relay() as relay:
+            a, b = await connect(relay), await connect(relay)
+            code = (await a.create_table("Ana", 2, 90))["table"]["code"]
+            await b.join(code, "Ben")
+            await a.start()
+            for _ in range(3):
+                mover = a if a.my_turn else b
+                await mover.wait_until(lambda: mover.seq == a.seq == b.seq)
+                await play_turn_step(mover)
+            await a.wait_until(lambda: a.seq == b.seq)
+            table = relay.tables[code]
+            dispatch = relay.dispatch
+            pending = []
+
+            def dispatch_after_a_move(conn, msg):
+                if msg["type"] == arrives:
+                    seat = table.match.state.active
+                    st_ = table.match.state     # a move the clock makes (``auto``)
+                    assert (table.roll(seat, [False] * 5, auto=True) if st_.dice is None
+                            else table.write(seat, choose_box(st_), auto=True)) is None
+                    pending.append(relay.sealing)
+                dispatch(conn, msg)
+            relay.dispatch = dispatch_after_a_move
+            if arrives == "resume":
+                await b.close()
+            reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+            writer.write(encode_frame({"type": "hello", "version": PROTOCOL_VERSION}))
+            writer.write(encode_frame({"type": "watch", "code": code} if arrives == "watch"
+                                      else {"type": "resume", "token": b.token, "seq": 0}))
+            frames, got = FrameDecoder(MAX_RELAY_FRAME), []
+            reply = "watching" if arrives == "watch" else "resumed"
+            while not any(m["type"] == reply for m in got):
+                got += frames.feed(await asyncio.wait_for(reader.read(65536), 10))
+            relay.dispatch = dispatch
+            assert pending == [True]
+            await a.wait_until(lambda: a.seq == 4)
+            snapshot = next(m for m in got if m["type"] == reply)
+            assert [r["seq"] for r in snapshot["records"]] == [1, 2, 3, 4]
+            assert snapshot["records"] == a.records
+            writer.write(encode_frame({"type": "ping"}))    # everything sent before its pong
+            while got[-1]["type"] != "pong":
+                got += frames.feed(await asyncio.wait_for(reader.read(65536), 10))
+            assert [m["record"]["seq"] for m in got if m["type"] == "move"] == []
+            writer.close()
+    asyncio.run(main())
+

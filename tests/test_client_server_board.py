@@ -44,6 +44,10 @@ def test_the_server_board_names_its_signers_and_ranks_only_known_keys(app, artif
     records = app.scene
     records.set_tab("relay")
     app.step()
+    # the harness plays at a script's pace: its runs are "tool-assisted?", off the board
+    # until asked for (issue 25), then listed with the mark
+    assert records.entries == []
+    app.dispatch(Action("press", "f_tool"))
     ids = [r.id for r in records.entries]
     assert len(ids) == 2                                   # the hints run is not on this board
     first, second = (records.signer(r) for r in records.entries)
@@ -95,6 +99,7 @@ def test_the_server_board_fits_in_six_languages_at_960x540(app, artifacts):
         app.open("records")
         records = app.scene
         records.set_tab("relay")
+        records.cycle_filter("f_tool")             # the harness's runs are tool-assisted?: shown
         records.select(1)                          # the unknown key: its mark and the trust button
         app.step()
         assert records.visible(records.widget("trust"))

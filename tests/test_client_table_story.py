@@ -120,6 +120,7 @@ def test_a_tables_results_show_the_winner_and_every_final_sheet(app, monkeypatch
         assert all(s in shown for s in scores)
         assert res.t("game.score") not in shown           # nobody's score as the viewer's
         assert (res.place_line() is None) == spectator
+        assert res.visible(res.widget("again")) != spectator     # a watcher cannot play again
         app.screenshot(artifacts / f"story_results_4_{'watcher' if spectator else 'seat'}.png")
         app.pop()
 

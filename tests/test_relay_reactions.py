@@ -58,6 +58,10 @@ def test_an_unknown_emote_is_refused_with_its_own_code_and_relayed_to_nobody():
                 assert await refused(a.request({"type": "react", "emote": emote})) == "unknown_emote"
             await barrier(a, b)
             assert reactions(b) == [] and reactions(a) == []
+            solo = await connect(relay)
+            await solo.ranked_play("Cid")                         # one seat, nobody to react to
+            assert await refused(solo.react("nice")) == "not_at_table"
+            assert await refused((await connect(relay)).react("nice")) == "not_seated"
     run(main())
 
 

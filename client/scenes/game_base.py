@@ -638,7 +638,6 @@ class GameScene(Scene):
         from ..i18n import format_duration
         return self.t("splits.panel", time=format_duration(best, lang.current(), 2))
 
-
     def draw_panel(self, surface) -> None:
         from ..splits_view import draw_split_rows
         L = self.layout

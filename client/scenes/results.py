@@ -274,6 +274,8 @@ class ResultsScene(Scene):
                     draw_text(surface, str(value), cell, L.font_px(20), theme.INK, bold=True, align="right")
 
     def visible(self, w) -> bool:
+        if w.id == "again" and self.mode == "table" and self.spectator and self.again_scene is None:
+            return False        # a watcher has no seat to play again with
         if w.id == "card_view":
             return self.run is not None and not self.spectator
         return super().visible(w)

@@ -14,7 +14,6 @@ import msgpack
 
 from bonanza.core import splits as core_splits
 from bonanza.core.log import MAGIC, MAX_LOG_BYTES
-from bonanza.core.verify import category as log_category
 
 from .game_record import GameRecord
 
@@ -73,6 +72,8 @@ def _read(data: bytes) -> _Read:
 def run_of(store, rec: GameRecord) -> Run:
     """``rec`` with its log's facts (a log that no longer reads vouches for nothing:
     unknown category, no splits, never timed)."""
+    # the verifier is loaded when a run is first read, not with every play screen
+    from bonanza.core.verify import category as log_category
     cache: dict = store.__dict__.setdefault("_runs", {})
     key = (rec.id, rec.played_at, rec.score)
     run = cache.get(key)
