@@ -388,6 +388,15 @@ class Toast:
             return
         self.text, self.kind, self.left = text, kind, seconds
 
+    def drop(self, keep: tuple[str, ...] = ("error",)) -> None:
+        """Take away what is shown and queued, but for the kinds in ``keep``: a new screen
+        does not carry the last one's passing news (an error, which lost something, stays)."""
+        self.queue = [q for q in self.queue if q[1] in keep]
+        if self.visible and self.kind not in keep:
+            self.left = 0.0
+            if self.queue:
+                self.text, self.kind, self.left = self.queue.pop(0)
+
     FADE = 0.3
 
     def update(self, dt: float) -> bool:

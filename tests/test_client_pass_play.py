@@ -348,3 +348,43 @@ def test_the_form_and_the_pass_screen_setting_are_kept_across_a_restart(data_dir
         click(app, "pass")
         assert app.scene.kinds[:3] == ["person", "person", "easy"]
         assert [app.scene.widget(f"name:{i}").value for i in range(2)] == ["Ana", "Bea"]
+
+
+def test_a_time_up_toast_of_the_last_turn_does_not_sit_over_the_results(app, artifacts):
+    """The clock writes a person's last box: the table says so in a toast, and the results
+    that open at once start without it (their title is where their own toasts go)."""
+    from bonanza.client.local_table import LocalTable
+    from bonanza.core.game import Seat
+    from bonanza.core.match import Match
+    from bonanza.core.simulate import play_bot_turn
+    match = Match.create("bonanza", [Seat("Bot Ada", "bot", "casual"), Seat("Ana")], bytes(32),
+                         mode="table")
+    rs = match.state.ruleset
+
+    def last_turn_of_ana() -> bool:
+        st = match.state
+        return st.active == 1 and sum(st.sheets[1].get(b) is None for b in rs.boxes) == 1
+    while not last_turn_of_ana():
+        play_bot_turn(match, "casual")
+    conn = LocalTable(match, lambda: app.now, turn_seconds=2, pass_screen=False, bot_pace=0.0)
+    table = app.make("table", conn)
+    app.push(table)
+    shown = []
+    show = app.show
+
+    def told(text, *args, **kwargs):       # what the table said, in the frame it ended
+        shown.append(text)
+        show(text, *args, **kwargs)
+    app.show = told
+    step_until(app, lambda: scene_name(app) == "ResultsScene",
+               what="the clock's last move and the results", timeout=30)
+    app.show = show
+    assert any(t.startswith("Time's up") for t in shown)     # the table said it
+    assert match.state.over and not app.toast.visible
+    app.step(FRAME)
+    app.screenshot(artifacts / "results_after_time_up.png")
+    assert not app.toast.visible
+    # an error still shown when the results open (something was lost) stays, in their place
+    app.show("Could not save the game.", "error", 6.0)
+    app.scene.on_enter()
+    assert app.toast.visible and app.toast.kind == "error"

@@ -346,3 +346,38 @@ def test_the_new_table_texts_fit_in_six_languages_at_960x540(data_dirs, artifact
                         problems.append((code, name, text, px, width, max_width))
             app.to_title()
     assert not problems, "\n".join(map(str, problems[:40]))
+
+
+# ---------------------------------------------------------------- the fingerprint at a table
+def test_the_fingerprint_sits_inside_the_window_under_the_reactions(data_dirs, artifacts):
+    """A seat's table with the reaction buttons: the fingerprint line (with "as when you sat
+    down") is whole inside the window, with a margin, and touches no button or other text."""
+    from types import SimpleNamespace
+
+    from bonanza.client import widgets
+    from tests import pilot
+    from tests.doubles import DemoConnection
+    for size in ((960, 540), (1280, 720)):
+        with pilot.window(data_dirs["data"], size=size) as app:
+            conn = DemoConnection(seats=4)
+            commit = conn.match.log.header["dice"]["commit"]
+            conn.client = SimpleNamespace(header=conn.match.log.header, sat_down_commitment=commit)
+            table = app.make("table", conn)
+            app.push(table)
+            app.step(FRAME)
+            assert table.reacts()
+            widgets.TEXT_RECTS.clear()
+            app.draw()
+            app.screenshot(artifacts / f"table_fingerprint_{size[0]}.png")
+            line = table.fingerprint_line(commit)
+            drawn = {tuple(r) for text, r in widgets.TEXT_RECTS if text == line}
+            assert len(drawn) == 1, (line, drawn)
+            rect = pygame.Rect(drawn.pop())
+            margin = app.layout.px(6)
+            window = app.screen.get_rect()
+            assert window.inflate(-2 * margin, -2 * margin).contains(rect), (rect, window)
+            buttons = [w.screen_rect(app.layout) for w in table.widgets if table.visible(w)]
+            assert not any(rect.colliderect(b) for b in buttons), (rect, buttons)
+            others = [r for text, r in widgets.TEXT_RECTS if text != line and r.w and r.h]
+            assert not any(rect.colliderect(r) for r in others), [
+                (t, r) for t, r in widgets.TEXT_RECTS if t != line and rect.colliderect(r)]

@@ -134,6 +134,9 @@ class ResultsScene(Scene):
 
     def on_enter(self):
         self.shown_at = self.app.now
+        # a toast of the game ("Time's up: …" as its last box was written) would sit over
+        # the results' title; the results say how the game ended themselves
+        self.app.toast.drop()
         if self.is_new_best():
             self.app.play_sound("fanfare")
             if self.count_seconds:

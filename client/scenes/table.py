@@ -87,9 +87,14 @@ class TableScene(GameScene):
         # another seat's name mutes its reactions (docs/protocol.md, react)
         self.reactions = Reactions()
         self._mute_told = False
+        # the band under the key hints holds three rows in a 720-unit window: Hints and
+        # Leave, the reactions, the fingerprint, which keeps a margin to the window's edge
+        for id in ("hints", "give_up"):
+            b = self.widget(id)
+            b.rect = (b.rect[0], self.BUTTONS_Y, b.rect[2], 44)
         w = (2 * self.half - 4 * 6) / len(REACTIONS)
         for i, emote in enumerate(REACTIONS):
-            self.button(f"react:{i}", (self.cx - self.half + i * (w + 6), 664, w, 30),
+            self.button(f"react:{i}", (self.cx - self.half + i * (w + 6), self.REACTIONS_Y, w, 28),
                         lambda i=i, e=emote: f"{(i + 6) % 10} {self.t('reaction.short.' + e)}",
                         style="secondary", size=15, action=A.Action(A.REACT, i))
 
@@ -739,8 +744,10 @@ class TableScene(GameScene):
         return (self.conn.seat is not None and not getattr(self.conn, "local", False)
                 and self.state is not None and len(self.state.setup.seats) > 1)
 
+    BUTTONS_Y, REACTIONS_Y, FINGERPRINT_Y = 604, 656, 686
+
     def fingerprint_y(self) -> float:
-        return 696 if self.reacts() else 672      # under the reactions' row
+        return self.FINGERPRINT_Y if self.reacts() else 664      # under the reactions' row
 
     def react(self, i: int) -> None:
         if not self.reactions.may_send(self.app.now):
