@@ -488,10 +488,14 @@ class RelayClient:
     async def leave(self) -> dict:
         return await self.request({"type": "leave"})
 
-    async def ranked_play(self, name: str, ruleset: str = "bonanza", hints: bool = False) -> dict:
-        """A ranked solo run: the relay deals, times and signs it."""
-        joined = await self.request({"type": "ranked_play", "name": name, "ruleset": ruleset,
-                                     "hints": hints})
+    async def ranked_play(self, name: str, ruleset: str = "bonanza", hints: bool = False,
+                          animation: str | None = None) -> dict:
+        """A ranked solo run: the relay deals, times and signs it (``animation``:
+        ``"instant"`` or ``"animated"``, declared for the run's category)."""
+        ask: dict = {"type": "ranked_play", "name": name, "ruleset": ruleset, "hints": hints}
+        if animation is not None:
+            ask["animation"] = animation
+        joined = await self.request(ask)
         await self.wait_until(lambda: self.header is not None)
         return joined
 

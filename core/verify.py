@@ -8,6 +8,7 @@ map (``bonanza verify --json``).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -316,7 +317,13 @@ def category(h: Any, end_meta: dict[str, Any]) -> dict[str, Any]:
     return {"ruleset": h["ruleset"], "dealt": dealt,
             "seed_text": escaped(seed_text) if isinstance(seed_text, str) else None,
             "hints": hints if isinstance(hints, bool) else None, "animation": animation,
-            "resumed": end_meta.get("resumed") is True}
+            "resumed": resumed(end_meta)}
+
+
+def resumed(end_meta: Mapping[str, Any]) -> bool:
+    """Whether a run was continued after the program stopped (its end's meta says so): its
+    time away was not counted, so it is never a speedrun and never a best."""
+    return end_meta.get("resumed") is True
 
 
 def verify_file(path: str, relay: str | None = None) -> Verdict:

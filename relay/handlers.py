@@ -449,6 +449,10 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     hints = msg.get("hints", False)
     if type(hints) is not bool:
         raise Refuse("bad_settings", "hints is true or false")
+    # declared, as hints are: the animation changes a run's time, so it names its category
+    animation = msg.get("animation")
+    if animation is not None and animation not in ("instant", "animated"):
+        raise Refuse("bad_settings", "animation is \"instant\" or \"animated\"")
     key = _key(msg.get("key"))
     _disk_room(relay)
     _ranked_room(relay, conn)
@@ -464,7 +468,8 @@ def ranked_play(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     run_clock = RunClock(relay.clock.now)
     match = Match.create(ruleset, [Seat(name)], table.seed, mode="ranked", contributions=[None],
                          settings={"hints": hints},
-                         meta={"attempt": attempt, "table": table.code, "date": today},
+                         meta={"attempt": attempt, "table": table.code, "date": today,
+                               **({"animation": animation} if animation else {})},
                          signer=relay.signer, seat_keys=[key],
                          stamp=run_clock.stamp)
     _joined(conn, table, slot, rid)

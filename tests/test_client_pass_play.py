@@ -283,7 +283,11 @@ def test_a_watcher_sees_watching_no_hints_and_the_winner_not_a_score(app, artifa
     app.screenshot(artifacts / "watching_results.png")
 
 
-def test_a_seated_player_is_told_their_place(app):
+def test_a_seated_player_is_told_their_place(app, artifacts):
+    """"You came 2nd of 4" as an ordinal in every language; a tie says the place is shared."""
+    import dataclasses
+
+    from bonanza.client import lang
     from bonanza.core.game import Seat
     from bonanza.core.match import Match
     from bonanza.core.simulate import play_bot_turn
@@ -295,10 +299,36 @@ def test_a_seated_player_is_told_their_place(app):
     match.finish()
     from bonanza.core.game import standings
     table = standings(match.state)
-    res = app.make("results", match.state, match.log.to_bytes(), mode="table", my_seat=table[-1].seat)
-    assert res.place_line() == f"Place {table[-1].place} of 4"
-    res = app.make("results", match.state, match.log.to_bytes(), mode="table", my_seat=table[0].seat)
-    assert res.place_line() in ("You won!", "Shared victory!")
+    assert [s.place for s in table] == [1, 2, 3, 4]     # this seed: no tie
+    res = app.make("results", match.state, match.log.to_bytes(), mode="table", my_seat=table[1].seat)
+    assert res.place_line() == "You came 2nd of 4"
+    res.my_seat = table[-1].seat
+    assert res.place_line() == "You came 4th of 4"
+    res.my_seat = table[0].seat
+    assert res.place_line() == "You won!"
+    # the same seat tied with another: first, and after first
+    tied = [dataclasses.replace(s, place=1 if i < 2 else s.place) for i, s in enumerate(table)]
+    res.standings = tied
+    assert res.place_line() == "You shared 1st place"
+    res.standings = [dataclasses.replace(s, place=min(s.place, 3)) for s in table]
+    res.my_seat = table[-1].seat
+    assert res.place_line() == "You shared 3rd place"
+    expected = {"pt-PT": "Ficaste em 3.º lugar entre 4", "pt-BR": "Você ficou em 3º lugar entre 4",
+                "es": "Has quedado 3.º de 4", "fr": "Tu termines 3e sur 4",
+                "nl": "Je bent 3e van de 4 geworden"}
+    try:
+        for code, line in expected.items():
+            lang.set_language(code)
+            res = app.make("results", match.state, match.log.to_bytes(), mode="table",
+                           my_seat=table[2].seat)
+            assert res.place_line() == line
+            app.push(res)
+            res.skip_animation()
+            app.step(FRAME)
+            app.screenshot(artifacts / f"results_place_{code}.png")
+            app.pop()
+    finally:
+        lang.set_language("en")
 
 
 def test_the_form_and_the_pass_screen_setting_are_kept_across_a_restart(data_dirs):

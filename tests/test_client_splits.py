@@ -274,3 +274,33 @@ def test_a_ranked_run_shows_its_splits_from_the_relays_stamps(app, artifacts):
         app.screenshot(artifacts / "client_splits_ranked.png")
     finally:
         relay.stop()
+
+
+def test_a_resumed_run_is_never_a_new_best_nor_a_personal_best(app, artifacts):
+    """The first run of a seed, stopped and continued: no "New best!", no personal best of
+    its own score; the next run that is not resumed is the seed's first best."""
+    app.profile.settings.update(animation="instant", show_hints=False)
+    store = app.profile.store
+    play(app, "never best", 2, until_turn=4)
+    app.to_title()
+    app.scene.continue_game()
+    game = app.scene
+    assert game.resumed
+    while not game.state.over:
+        key(app, pygame.K_RETURN if game.state.dice is not None else pygame.K_r, steps=2)
+    app.step()
+    results = app.scene
+    assert type(results).__name__ == "ResultsScene"
+    assert not results.record.new_best and not results.is_new_best()
+    assert results.personal_best() is None
+    texts = drawn_texts(app)
+    assert lang.t("game.new_best") not in texts
+    assert not any(t.startswith(lang.t("game.seed_best", score=0)[:-1]) for t in texts)
+    app.screenshot(artifacts / "client_results_resumed_no_best.png")
+    assert store.best("bonanza", "solo", "seeded", "never best") is None
+    assert store.best("bonanza", "solo", "seeded") is None and store.best("bonanza") is None
+    # the same seed played through without stopping: this one is the first best
+    again = play(app, "never best", 2)
+    assert again.state.total(0) == results.state.total(0)
+    assert app.scene.record.new_best and app.scene.record.previous_best is None
+    assert store.best("bonanza", "solo", "seeded", "never best") == again.state.total(0)

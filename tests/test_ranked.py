@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import secrets
 
+import pytest
+
+from bonanza.client.relay_client import RelayError
 from bonanza.core import signing
 from bonanza.core.game import Seat
 from bonanza.core.log import MAGIC, chain_next, pack, parse_log
 from bonanza.core.match import Match
-from bonanza.core.verify import verify_bytes
+from bonanza.core.verify import category, verify_bytes
 from tests.relay_harness import ManualClock, connect, eventually, play_turn_step, running_relay
 
 
@@ -119,4 +122,33 @@ def test_a_run_decided_faster_than_a_person_reads_is_kept_off_the_board():
             assert [e["name"] for e in boards["no_hints"]] == ["Ana"]
             assert [(e["name"], e["tool_assisted"]) for e in boards["tool_assisted"]] == [("Bot-ish", True)]
             assert boards["no_hints"][0]["tool_assisted"] is False
+    run(main())
+
+
+def test_a_ranked_runs_declared_animation_names_its_category():
+    """The animation changes a run's time, so the run declares it (as it declares hints): the
+    header says it and verify's category names it; anything else is refused before the
+    attempt is counted."""
+    async def main():
+        clock = ManualClock(date="2024-07-01")
+        async with running_relay(clock=clock) as relay:
+            a = await connect(relay)
+            with pytest.raises(RelayError) as refused:
+                await a.request({"type": "ranked_play", "name": "Ana", "animation": "slow-mo"})
+            assert refused.value.code == "bad_settings"
+            assert relay.ranked.attempts("Ana") == 0
+            await a.ranked_play("Ana", "bonanza", animation="instant")
+            assert a.header["meta"]["animation"] == "instant" and a.header["meta"]["attempt"] == 1
+            while a.end is None:
+                await a.wait_until(lambda: a.my_turn or a.end is not None)
+                if a.end is not None:
+                    break
+                clock.advance(1.5)
+                await play_turn_step(a)
+            v = verify_bytes(a.end["log"])
+            assert v.ok, v.detail
+            assert category(v.log.header, v.log.end["meta"])["animation"] == "instant"
+            b = await connect(relay)
+            await b.ranked_play("Bea", "bonanza")           # declared nothing: the category does not say
+            assert "animation" not in b.header["meta"]
     run(main())

@@ -116,7 +116,9 @@ class RankedScene(Scene):
         self.starting = True
         self.conn.send({"type": "ranked_play", "name": self.app.profile.name,
                         "ruleset": self.ruleset,
-                        "hints": bool(self.app.profile.settings.get("show_hints"))})
+                        "hints": bool(self.app.profile.settings.get("show_hints")),
+                        "animation": "instant" if self.app.profile.settings["animation"] == "instant"
+                        else "animated"})
 
     def _key_answered(self, accepted: bool) -> None:
         if accepted and self.relay_key is not None:

@@ -458,8 +458,9 @@ class ResultsScene(Scene):
                   theme.INK_SOFT, align="center", min_px=theme.MIN_READABLE_PX)
 
     def place_line(self) -> str | None:
-        """At a table: where this window's seat came ("Place 2 of 4", or that it won);
-        nothing for a watcher or a window passed around, which have no seat of their own."""
+        """At a table: where this window's seat came, in words ("You came 2nd of 4", "You
+        shared 1st place", "You won!"); nothing for a watcher or a window passed around,
+        which have no seat of their own."""
         if len(self.standings) < 2 or self.gave_up() or self.spectator:
             return None
         mine = next((s for s in self.standings if s.seat == self.my_seat), None)
@@ -467,8 +468,11 @@ class ResultsScene(Scene):
             return None
         shared = sum(1 for s in self.standings if s.place == mine.place and s.gave_up is None) > 1
         if mine.place == 1:
-            return self.t("results.shared_win" if shared else "results.you_won")
-        return self.t("results.your_place", place=mine.place, n=len(self.standings))
+            return self.t("results.shared_first" if shared else "results.you_won")
+        place = self.t(f"results.ordinal.{mine.place}")
+        if shared:
+            return self.t("results.you_shared", place=place)
+        return self.t("results.your_place", place=place, n=len(self.standings))
 
     def winners(self) -> list:
         return [s for s in self.standings if s.place == 1 and s.gave_up is None] or self.standings[:1]

@@ -948,7 +948,10 @@ class RankedGameScene(TableScene):
         hints = ((header.get("settings") or {}).get("hints")) is True
         try:
             runs = category_runs(store, self.state.ruleset.name, "relay", modes=("ranked",))
-            found = comparison(runs, hints, "any", len(self.state.ruleset.sheet))
+            # a run that declared its animation compares with runs of the same (issue 25)
+            animation = (header.get("meta") or {}).get("animation")
+            found = comparison(runs, hints, animation if animation in ("instant", "animated") else "any",
+                               len(self.state.ruleset.sheet))
         except Exception:       # an unreadable store compares with nothing
             found = NO_COMPARISON
         self.__dict__["_comparison"] = found

@@ -114,7 +114,7 @@ def _rebuild(conn, gid, log, verdict, profile_name, vals) -> bool:
             "damaged = NULL WHERE id = ?",
             (s["mode"], s["ruleset"], s["name"], s["score"], s["duration_ms"], s["seed"],
              s["date"], int(s["upper_bonus"]), s["bonanzas"], s["moves"],
-             1 if new_best == 1 and s["status"] == "finished" else 0,
+             1 if new_best == 1 and s["status"] == "finished" and not s["resumed"] else 0,
              prev if type(prev) is int else None, hashlib.sha256(log).hexdigest(),
              s["status"], s["category"], s["seed_text"], gid))
     except sqlite3.IntegrityError:

@@ -3,6 +3,7 @@ the one rule for what counts on a board, and the store's timestamps."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -53,21 +54,43 @@ COUNTS = "damaged IS NULL AND status = 'finished'"
 
 
 def best_sql(category: str | None) -> tuple[str, int]:
-    """The best of a board, and how many times its (ruleset, mode[, category]) params
-    repeat.  A version-1 best whose game was never stored has no category: it counts
-    only on the board of every category together."""
+    """A board's games as (score, game id), best first, and how many times its
+    (ruleset, mode[, category]) params repeat.  A version-1 best whose game was never stored
+    has no category (and no game id): it counts only on the board of every category together."""
     if category is None:
-        return ("SELECT MAX(s) FROM (SELECT MAX(score) AS s FROM games WHERE ruleset = ? AND "
-                f"mode = ? AND {COUNTS} UNION ALL SELECT score FROM bests WHERE "
-                "ruleset = ? AND mode = ? AND game_id IS NULL)"), 2
-    return (f"SELECT MAX(score) FROM games WHERE ruleset = ? AND mode = ? AND category = ? "
-            f"AND {COUNTS}"), 1
+        return ("SELECT score, id FROM games WHERE ruleset = ? AND mode = ? AND "
+                f"{COUNTS} UNION ALL SELECT score, NULL FROM bests WHERE "
+                "ruleset = ? AND mode = ? AND game_id IS NULL ORDER BY 1 DESC"), 2
+    return (f"SELECT score, id FROM games WHERE ruleset = ? AND mode = ? AND category = ? "
+            f"AND {COUNTS} ORDER BY score DESC, id"), 1
 
 
 # a set-seed run is compared with runs of the same seed only (issue 25): another seed is
 # other dice, so its best says nothing about this one
-SEED_BEST_SQL = (f"SELECT MAX(score) FROM games WHERE ruleset = ? AND mode = ? AND category = 'seeded' "
-                 f"AND seed_text = ? AND {COUNTS}")
+SEED_BEST_SQL = (f"SELECT score, id FROM games WHERE ruleset = ? AND mode = ? AND category = 'seeded' "
+                 f"AND seed_text = ? AND {COUNTS} ORDER BY score DESC, id")
+
+
+def best_of(rows: Iterable[tuple[int, int | None]],
+            log_of: Callable[[int], bytes | None]) -> int | None:
+    """The best score of a board's ``rows`` (``best_sql``'s, best first) that is a best at
+    all: a run resumed after the program stopped never is (issues 25, 26).  Whether it was
+    resumed is its log's fact (the end's meta), so the log is read, best first, until a run
+    that was not; a log that cannot be read counts as it was stored."""
+    from bonanza.core.log import parse_log
+    from bonanza.core.verify import resumed
+    for score, gid in rows:
+        data = log_of(gid) if gid is not None else None
+        if data is None:
+            return score
+        try:
+            end = parse_log(data).end
+        except Exception:
+            return score
+        meta = end.get("meta") if end is not None else None
+        if not resumed(meta if isinstance(meta, dict) else {}):
+            return score
+    return None
 
 
 def game_record(row: Any, directory: str | None = None) -> GameRecord:

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from .connection import Connection
-from .game_record import COUNTS, GAME_COLS, SEED_BEST_SQL, GameRecord, best_sql, game_record
+from .game_record import COUNTS, GAME_COLS, SEED_BEST_SQL, GameRecord, best_of, best_sql, game_record
 from .summary import CATEGORIES
 
 DEFAULT_NAME = "Player"
@@ -55,12 +55,18 @@ class Queries(Connection):
         """The best finished game of a board (``category`` None: every category); with
         ``seed_text``, of the set-seed runs of that seed."""
         if seed_text is not None:
-            seeded: int | None = self._query(SEED_BEST_SQL, (ruleset, mode, seed_text))[0][0]
-            return seeded
-        sql, times = best_sql(category)
-        params = (ruleset, mode) * times if category is None else (ruleset, mode, category)
-        best: int | None = self._query(sql, params)[0][0]
-        return best
+            rows = self._query(SEED_BEST_SQL, (ruleset, mode, seed_text))
+        else:
+            sql, times = best_sql(category)
+            rows = self._query(sql, (ruleset, mode) * times if category is None
+                               else (ruleset, mode, category))
+        return best_of(rows, self._log_or_none)
+
+    def _log_or_none(self, game_id: int) -> bytes | None:
+        try:
+            return self.game_log(game_id)
+        except KeyError:
+            return None
 
     def board_games(self, ruleset: str, modes: tuple[str, ...],
                     category: str) -> list[GameRecord]:

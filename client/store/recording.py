@@ -9,9 +9,14 @@ from bonanza.core.settings import MAX_NAME
 
 from . import kill_hook, schema
 from .files import GameFiles
-from .game_record import GAME_COLS, SEED_BEST_SQL, GameRecord, best_sql, game_record, iso_utc, utc_now_iso
+from .game_record import GAME_COLS, SEED_BEST_SQL, GameRecord, best_of, best_sql, game_record, iso_utc, utc_now_iso
 from .notices import DailyAlreadyPlayed
 from .summary import summarize, verify_log
+
+
+def _stored_log(conn, game_id: int) -> bytes | None:
+    row = conn.execute("SELECT log FROM game_logs WHERE game_id = ?", (game_id,)).fetchone()
+    return bytes(row[0]) if row is not None else None
 
 
 class Recording(GameFiles):
@@ -101,11 +106,13 @@ class Recording(GameFiles):
                     raise DailyAlreadyPlayed(f"the daily challenge of {s['date']} was already played")
             if s["category"] == "seeded" and s["seed_text"] is not None:
                 # "New best!" on a set seed: the best of that seed (other seeds, other dice)
-                prev = c.execute(SEED_BEST_SQL, (s["ruleset"], s["mode"], s["seed_text"])).fetchone()[0]
+                rows = c.execute(SEED_BEST_SQL, (s["ruleset"], s["mode"], s["seed_text"])).fetchall()
             else:
                 sql, _ = best_sql(s["category"])
-                prev = c.execute(sql, (s["ruleset"], s["mode"], s["category"])).fetchone()[0]
-            new_best = (s["status"] == "finished" and s["mode"] != "practice"
+                rows = c.execute(sql, (s["ruleset"], s["mode"], s["category"])).fetchall()
+            prev = best_of(rows, lambda gid: _stored_log(c, gid))
+            # a resumed run's time away was not counted: it is never a best
+            new_best = (s["status"] == "finished" and s["mode"] != "practice" and not s["resumed"]
                         and (prev is None or s["score"] > prev))
             cur = c.execute(
                 "INSERT INTO games (mode, ruleset, name, score, duration_ms, seed, date, "

@@ -101,6 +101,7 @@ def signer_and_hints(header: Mapping[str, Any]) -> tuple[bytes | None, bool | No
 def summarize(verdict: Verdict, profile_name: str | None = None,
               seat_key: bytes | None = None) -> dict[str, Any]:
     """The store's columns for a verified game (``verdict.ok`` must be true)."""
+    from bonanza.core.verify import resumed as was_resumed
     log = verdict.log
     if not verdict.ok or log is None or log.end is None:
         raise ValueError(verdict.detail)
@@ -134,6 +135,8 @@ def summarize(verdict: Verdict, profile_name: str | None = None,
         "upper_bonus": sheet.upper_sum >= ruleset.upper_threshold,
         "bonanzas": bonanzas, "moves": len(moves),
         "seeded": bool(hmeta.get("seeded")),
+        # continued after the program stopped (its time away not counted): never a best
+        "resumed": was_resumed(meta),
         # an offline daily (public dice): the kind the local one-attempt rule counts
         "offline_daily": header["mode"] == "daily" and dice.get("scheme") == "public",
     }
