@@ -3,7 +3,8 @@ protocol allows (each seat rolls once and writes as soon as it is its turn).
 
 Prints moves per second, p50 / p99 latency from intent to broadcast (measured at the
 sender), the relay process's CPU time per move (user + system, all its threads: the
-figure a busy shared machine disturbs least) and its memory, beside a bare asyncio broadcast relay measured in the
+figure a busy shared machine disturbs least; "loop" is its event-loop thread alone) and
+its memory, beside a bare asyncio broadcast relay measured in the
 same run with the identical client harness.  The bare relay speaks the same subset of
 the protocol (hello, create_table, join, start, roll, write -> move with a record and a
 clock, end after a full game) with messages of the same shape and size, but checks
@@ -270,10 +271,12 @@ def rss_kib(pid: int) -> tuple[int, int]:
     return vals.get("VmRSS", 0), vals.get("VmHWM", 0)
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, main_thread: bool = False) -> float:
     """The process's CPU time so far (user + system, every thread): what a move costs the
-    relay, whatever else the machine is running (wall-clock figures are not)."""
-    with open(f"/proc/{pid}/stat") as f:
+    relay, whatever else the machine is running (wall-clock figures are not).  With
+    ``main_thread``, the event loop's thread alone: the share that bounds throughput (the
+    group commit's worker thread runs beside it, on the other core)."""
+    with open(f"/proc/{pid}/task/{pid}/stat" if main_thread else f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -322,10 +325,11 @@ def measure(bare: bool, tables: int, seconds: float, warmup: float, think: float
                 procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, cwd=str(ROOT)))
                 first += n
             time.sleep(max(0.0, t_start - time.time()))
-            cpu0 = cpu_seconds(proc.pid)
+            cpu0, loop0 = cpu_seconds(proc.pid), cpu_seconds(proc.pid, True)
             time.sleep(max(0.0, t_stop - 0.2 - time.time()))
             rss, hwm = rss_kib(proc.pid)
             cpu = cpu_seconds(proc.pid) - cpu0
+            loop_cpu = cpu_seconds(proc.pid, True) - loop0
             results = [json.loads(p.communicate()[0]) for p in procs]
         finally:
             proc.terminate()
@@ -339,8 +343,10 @@ def measure(bare: bool, tables: int, seconds: float, warmup: float, think: float
     pick = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))]) if lat else (lambda q: float("nan"))
     moves = sum(r["moves"] for r in results)
     # the CPU was read over the measured time less its last 0.2 s
-    cpu_us = cpu / (moves * (elapsed - 0.2) / elapsed) * 1e6 if moves else float("nan")
-    return {"moves_s": moves / elapsed, "cpu_us": cpu_us, "p50": pick(0.50),
+    measured = moves * (elapsed - 0.2) / elapsed
+    cpu_us = cpu / measured * 1e6 if moves else float("nan")
+    loop_us = loop_cpu / measured * 1e6 if moves else float("nan")
+    return {"moves_s": moves / elapsed, "cpu_us": cpu_us, "loop_us": loop_us, "p50": pick(0.50),
             "p99": pick(0.99), "max": lat[-1] if lat else float("nan"), "rss_mib": rss / 1024,
             "peak_mib": hwm / 1024, "errors": errors, "games": sum(r["games"] for r in results)}
 
@@ -359,6 +365,7 @@ def main_run(args) -> None:
         errs = f", errors {r['errors']}" if r["errors"] else ""
         print(f"{name:>5}: {r['moves_s']:8.0f} moves/s  p50 {r['p50']:6.2f} ms  p99 {r['p99']:6.2f} ms"
               f"  max {r['max']:6.1f} ms  CPU {r['cpu_us']:5.0f} us/move"
+              f" (loop {r['loop_us']:3.0f})"
               f"  memory {r['rss_mib']:.1f} MiB (peak {r['peak_mib']:.1f}),"
               f" games finished {r['games']}{errs}", flush=True)
     if len(results) == 2:

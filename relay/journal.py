@@ -94,11 +94,16 @@ def table_entry(table: Table) -> dict:
 class Journal:
     """One running game's journal."""
 
-    def __init__(self, book: "Journals", code: str, fd: int, secret_fd: int | None = None):
+    def __init__(self, book: "Journals", code: str, fd: int | None,
+                 secret: bytes | None = None):
         self.book = book
         self.code = code
         self.fd: int | None = fd
-        self.secret_fd = secret_fd   # made durable by the first commit, then closed
+        # The secret file's bytes while the journal's files are still to be made: the
+        # commit's worker makes them (an open with O_CREAT costs about a millisecond on a
+        # busy disk, too much for the event loop); what is written waits in ``pending``.
+        self.secret = secret
+        self.removed = False         # its files are to go (unlinked after a birth in flight)
         self.pending = bytearray()   # what the disk refused so far (retried at each commit)
         self.waiters: list[Callable[[], None]] = []   # to run once what is written is durable
         self.logs: list[str] = []    # finished logs (file names) to make durable at the commit
@@ -206,25 +211,11 @@ class Journals:
 
     # ------------------------------------------------------------ writing
     def opened(self, table: Table) -> Journal | None:
+        """The game's journal; its files are made by the next commit (``_Birth``), the one
+        ``started`` waits for, and made again at each commit while the disk refuses."""
         code = table.code
         secret = pack({"seed": table.seed, "tokens": [s.token for s in table.slots]})
-        try:
-            secret_fd = os.open(self.folder / f"{code}{SECRET}",
-                                os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                view = memoryview(secret)
-                while view:
-                    view = view[os.write(secret_fd, view):]
-                fd = os.open(self.folder / f"{code}{SUFFIX}",
-                             os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
-            except OSError:
-                os.close(secret_fd)
-                raise
-        except OSError as e:
-            self.failed(e)
-            return None
-        self.folder_unsynced = True
-        j = self.open[code] = Journal(self, code, fd, secret_fd)
+        j = self.open[code] = Journal(self, code, None, secret)
         j._append(pack(table_entry(table)))
         return j
 
@@ -243,7 +234,7 @@ class Journals:
         """The group commit: every journal written since the last one, made durable on a
         worker thread (the event loop never waits for the disk)."""
         self._timer = None
-        dirty = [j for j in self._dirty if j.fd is not None]
+        dirty = [j for j in self._dirty if j.fd is not None or j.secret is not None]
         self._dirty.clear()
         batch: list[Journal] = []
         for j in dirty:
@@ -257,20 +248,22 @@ class Journals:
             return
         self._syncing = batch
         fds = [j.fd for j in batch if j.fd is not None]
-        fds += [j.secret_fd for j in batch if j.secret_fd is not None]
-        files, folders = self._paths(batch)
+        births = {j: _Birth(self.folder, j) for j in batch if j.secret is not None}
+        files, folders = self._paths(batch, bool(births))
         loop = asyncio.get_running_loop()
         waiting = [(j, j.waiters) for j in batch]
         for j in batch:
             j.waiters = []
-        fut = self._inflight = loop.run_in_executor(None, _sync_all, fds, files, folders)
-        fut.add_done_callback(lambda f: self._committed(f, waiting, bool(folders)))
+        fut = self._inflight = loop.run_in_executor(
+            None, _sync_all, fds, files, folders, list(births.values()))
+        fut.add_done_callback(lambda f: self._committed(f, waiting, bool(folders), births))
 
-    def _paths(self, batch: list[Journal]) -> tuple[list[Path], list[Path]]:
+    def _paths(self, batch: list[Journal], births: bool = False
+               ) -> tuple[list[Path], list[Path]]:
         """The finished logs and the folders a commit of ``batch`` makes durable too."""
         files: list[Path] = []
         folders: list[Path] = []
-        if self.folder_unsynced:
+        if self.folder_unsynced or births:
             self.folder_unsynced = False     # set again if the sync fails
             folders.append(self.folder)
         for j in batch:
@@ -281,11 +274,14 @@ class Journals:
             folders.append(self.logs)
         return files, folders
 
-    def _committed(self, fut: asyncio.Future, waiting: list, folders: bool = False) -> None:
+    def _committed(self, fut: asyncio.Future, waiting: list, folders: bool = False,
+                   births: dict[Journal, "_Birth"] | None = None) -> None:
         self._inflight = None
         batch, self._syncing = self._syncing, []
         self.commits += 1
         err = fut.exception()
+        for j, birth in (births or {}).items():
+            err = self._born(j, birth) or err
         if err is not None:
             self.folder_unsynced = self.folder_unsynced or folders
             self.failed(err if isinstance(err, OSError) else None)
@@ -293,12 +289,11 @@ class Journals:
             self.folder_syncs += folders
             self.recovered()
         for j in batch:
-            if j.secret_fd is not None:
-                os.close(j.secret_fd)
-                j.secret_fd = None
             if j.done and j.fd is not None:     # closed while its sync ran
                 os.close(j.fd)
                 j.fd = None
+            if j.removed:
+                self.remove(j.code)
         for j, waiters in waiting:
             for w in waiters:
                 w()
@@ -308,18 +303,39 @@ class Journals:
         if self._dirty and self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(COMMIT_EVERY, self._commit)
 
+    def _born(self, j: Journal, birth: "_Birth") -> BaseException | None:
+        """Take over the files a commit made for ``j`` (what it wrote leaves ``pending``);
+        the error, if the disk refused (the birth is tried again at the next commit)."""
+        if birth.fd is not None:
+            j.fd = birth.fd
+            j.secret = None
+            del j.pending[:birth.written]
+        if (birth.error is not None or j.pending) and not j.done:
+            self._dirty[j] = None
+        return birth.error
+
     def commit_now(self, j: Journal) -> None:
         """Make ``j`` durable now, on this thread (no event loop; the relay stopping)."""
         self._dirty.pop(j, None)
-        if j.fd is not None and j.write_pending():
-            files, folders = self._paths([j])
+        birth = _Birth(self.folder, j) if j.secret is not None else None
+        if birth is not None or (j.fd is not None and j.write_pending()):
+            files, folders = self._paths([j], birth is not None)
+            err: BaseException | None = None
             try:
-                _sync_all([j.fd] + ([j.secret_fd] if j.secret_fd is not None else []),
-                          files, folders)
-                self.folder_syncs += bool(folders)
+                _sync_all([j.fd] if j.fd is not None else [], files, folders,
+                          [birth] if birth is not None else [])
             except OSError as e:
+                err = e
+            if birth is not None:
+                err = self._born(j, birth) or err
+                self._dirty.pop(j, None)
+                if j.fd is not None and not j.write_pending():
+                    err = err or OSError("the journal was not written whole")
+            if err is None:
+                self.folder_syncs += bool(folders)
+            else:
                 self.folder_unsynced = self.folder_unsynced or bool(folders)
-                self.failed(e)
+                self.failed(err if isinstance(err, OSError) else None)
         _run(j)
 
     def close(self, j: Journal, remove: bool = False) -> None:
@@ -328,11 +344,12 @@ class Journals:
         self._dirty.pop(j, None)
         if remove:
             self.remove(j.code)
+            j.removed = j in self._syncing and j.secret is not None   # being made right now
         if j not in self._syncing:
-            for fd in (j.fd, j.secret_fd):
-                if fd is not None:
-                    os.close(fd)
-            j.fd = j.secret_fd = None
+            j.secret = None        # files never made are not made now
+            if j.fd is not None:
+                _close(j.fd, in_thread=remove)
+                j.fd = None
 
     def remove(self, code: str) -> None:
         for suffix in (SUFFIX, SECRET):
@@ -421,14 +438,71 @@ class Journals:
         table.journal = self.open[table.code] = Journal(self, table.code, fd)
 
 
+def _close(fd: int, in_thread: bool = False) -> None:
+    """The last close of an unlinked journal frees its blocks (about a millisecond on a
+    busy disk): a worker thread does it, not the event loop.  Nothing uses ``fd`` after."""
+    if in_thread:
+        try:
+            asyncio.get_running_loop().run_in_executor(None, os.close, fd)
+            return
+        except RuntimeError:      # no loop (the relay stopping, a table driven directly)
+            pass
+    os.close(fd)
+
+
 def _run(j: Journal) -> None:
     waiters, j.waiters = j.waiters, []
     for w in waiters:
         w()
 
 
-def _sync_all(fds: list[int], files: Sequence[Path] = (), folders: Sequence[Path] = ()) -> None:
-    """Journals (``fdatasync``), then finished logs and folders (opened here, ``fsync``)."""
+class _Birth:
+    """A new journal's two files, made by the commit's worker thread: the secret file
+    (written, synced, closed) and the journal with what was written before it existed.
+    Only the worker touches it until the commit is done; then the loop reads it."""
+
+    def __init__(self, folder: Path, j: Journal):
+        assert j.secret is not None
+        self.secret_path = folder / f"{j.code}{SECRET}"
+        self.path = folder / f"{j.code}{SUFFIX}"
+        self.secret = j.secret
+        self.data = bytes(j.pending)
+        self.fd: int | None = None
+        self.written = 0
+        self.error: OSError | None = None
+
+    def make(self) -> None:
+        try:
+            secret_fd = os.open(self.secret_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                _write_all(secret_fd, self.secret)
+                os.fdatasync(secret_fd)
+            finally:
+                os.close(secret_fd)
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
+                              0o600)
+            view = memoryview(self.data)
+            while view:
+                n = os.write(self.fd, view)
+                self.written += n
+                view = view[n:]
+            os.fdatasync(self.fd)
+        except OSError as e:
+            self.error = e
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _sync_all(fds: list[int], files: Sequence[Path] = (), folders: Sequence[Path] = (),
+              births: Sequence[_Birth] = ()) -> None:
+    """New journals (made, written, synced), journals (``fdatasync``), then finished logs
+    and folders (opened here, ``fsync``)."""
+    for birth in births:
+        birth.make()
     for fd in fds:
         os.fdatasync(fd)
     for path in files:
