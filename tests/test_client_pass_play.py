@@ -287,7 +287,7 @@ def test_a_seated_player_is_told_their_place(app, artifacts):
     """"You came 2nd of 4" as an ordinal in every language; a tie says the place is shared."""
     import dataclasses
 
-    from bonanza.client import lang
+    from bonanza.client import lang, widgets
     from bonanza.core.game import Seat
     from bonanza.core.match import Match
     from bonanza.core.simulate import play_bot_turn
@@ -313,9 +313,9 @@ def test_a_seated_player_is_told_their_place(app, artifacts):
     res.standings = [dataclasses.replace(s, place=min(s.place, 3)) for s in table]
     res.my_seat = table[-1].seat
     assert res.place_line() == "You shared 3rd place"
-    expected = {"pt-PT": "Ficaste em 3.º lugar entre 4", "pt-BR": "Você ficou em 3º lugar entre 4",
+    expected = {"pt-PT": "Ficaste em 3.º de 4", "pt-BR": "Você ficou em 3º de 4",
                 "es": "Has quedado 3.º de 4", "fr": "Tu termines 3e sur 4",
-                "nl": "Je bent 3e van de 4 geworden"}
+                "nl": "Je werd 3e van de 4"}
     try:
         for code, line in expected.items():
             lang.set_language(code)
@@ -325,6 +325,11 @@ def test_a_seated_player_is_told_their_place(app, artifacts):
             app.push(res)
             res.skip_animation()
             app.step(FRAME)
+            widgets.FIT_REPORT.clear()
+            app.draw()
+            # the whole line at its own size (the layout scales it alike at 960x540)
+            assert [(px, w <= max_w) for text, px, w, max_w in widgets.FIT_REPORT if text == line] == [
+                (app.layout.font_px(24), True)]
             app.screenshot(artifacts / f"results_place_{code}.png")
             app.pop()
     finally:
