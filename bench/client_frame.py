@@ -150,6 +150,11 @@ def main() -> int:
     print(f"baseline, one full-window blit: median {base_med:.2f} ms "
           f"(table frame = {med / base_med:.1f}x a blit)")
     bare, bare_cpu = bare_window_ms()
+    if sys.flags.dont_write_bytecode:
+        # an installed game has its byte code cached; without it every changed module is
+        # compiled again at each start (about 90 ms of the first frame, measured here)
+        print("note: PYTHONDONTWRITEBYTECODE is set, so the first frame below includes compiling "
+              "modules whose byte code is not cached; unset it and run twice for a player's figure")
     print(f"process start to first frame: {first * 1000:.0f} ms "
           f"(bare pygame window {bare:.0f} ms, ratio {first * 1000 / bare:.1f}x); "
           f"CPU {first_cpu * 1000:.0f} ms (bare {bare_cpu:.0f} ms, ratio {first_cpu * 1000 / bare_cpu:.1f}x)")
