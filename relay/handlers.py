@@ -566,6 +566,11 @@ def react(relay: Host, conn: Conn, msg: dict, rid: Any) -> None:
     table, slot = _seated(conn)
     if table.mode != "table":
         raise Refuse("not_at_table", "reactions are for tables with other players")
+    if table.daily_date is not None and table.running:
+        # every seat gets the same dice for its own turn k: a seat that has played turn k
+        # could tell, by a reaction, what the others are about to roll
+        raise Refuse("not_at_table", "no reactions while a daily table plays: they could tell "
+                                     "the others about the day's dice")
     emote = msg.get("emote")
     if not isinstance(emote, str) or emote not in REACTIONS:
         raise Refuse("unknown_emote", f"no reaction {str(emote)[:20]!r}: one of "

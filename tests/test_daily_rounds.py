@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from bonanza.client.relay_client import RelayError
 from bonanza.core.log import parse_log
 from bonanza.core.settings import ROUND_REVEAL_SECONDS
 from bonanza.core.verify import verify_bytes
@@ -150,4 +153,22 @@ def test_the_clock_of_the_next_round_waits_for_the_reveals_replay():
             clock.advance(ROUND_REVEAL_SECONDS + 1)      # the wait and the turn are over
             await a.wait_until(lambda: a.seq == 8)
             assert all(r["move"]["auto"] for r in a.records[4:] if r["move"]["type"] != "give_up")
+    run(main())
+
+
+def test_no_reaction_at_a_daily_table_while_it_plays():
+    """A seat that has written turn k knows the dice every other seat gets for its turn k;
+    a reaction could tell them, so the relay passes none while a daily table plays."""
+    async def main():
+        clock = ManualClock(date="2024-06-01")
+        async with running_relay(clock=clock) as relay:
+            (a, b), _ = await open_table(relay, ["Ana", "Ben"], ruleset="yacht", daily=True,
+                                         start=True)
+            await a.roll()
+            await a.write(choose_box(a.state))
+            with pytest.raises(RelayError) as refused:
+                await a.react("wow")
+            assert refused.value.code == "not_at_table"
+            await barrier(a, b)
+            assert not [m for m in list(b.events._queue) if m.get("type") == "reaction"]
     run(main())

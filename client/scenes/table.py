@@ -740,9 +740,11 @@ class TableScene(GameScene):
 
     def reacts(self) -> bool:
         """Quick reactions belong to a seat at a table with other players, over a relay
-        (not a watcher, not one window passed around, not a one-seat daily or ranked run)."""
+        (not a watcher, not one window passed around, not a one-seat daily or ranked run,
+        not a daily table while it plays: a reaction could tell the others their dice)."""
         return (self.conn.seat is not None and not getattr(self.conn, "local", False)
-                and self.state is not None and len(self.state.setup.seats) > 1)
+                and self.state is not None and len(self.state.setup.seats) > 1
+                and (self.daily_date() is None or self.state.over))
 
     BUTTONS_Y, REACTIONS_Y, FINGERPRINT_Y = 604, 656, 686
 
