@@ -360,6 +360,30 @@ async def _relay_games(wanted: set[str]) -> dict[str, bytes]:
     return {k: v for k, v in out.items() if k in wanted}
 
 
+def ranked_batch_signed() -> bytes:
+    """``ranked`` as a relay under load signs it (core.signing.BatchSigner):
+    its move records in batches of up to four, one signature over each batch's Merkle root,
+    every record with its proof (``batch``); the end record signed alone, as before.  Made
+    from the committed log, with the relay's fixed key: the chain covers neither signature
+    nor proof, so the game and its chain stay the same."""
+    with open(path("ranked"), "rb") as f:
+        log = parse_log(f.read())
+    records = [dict(rec) for rec in log.records]
+    signer = signing.BatchSigner(RELAY_KEY, limit=4)
+    for rec in records:
+        def sealed(sig: bytes, proof: list | None, rec: dict = rec) -> None:
+            rec["sig"] = sig
+            if proof is not None:
+                rec["batch"] = proof
+        signer.defer(rec["chain"], sealed)
+    signer.seal()
+    return b"".join([MAGIC, pack(log.header), *(pack(rec) for rec in records), pack(log.end)])
+
+
+# made from a committed relay log, once it is there
+DERIVED_GAMES: dict[str, Callable[[], bytes]] = {"ranked-batch-signed": ranked_batch_signed}
+
+
 LOCAL_GAMES: dict[str, Callable[[], bytes]] = {
     "solo-random": solo_random,
     "solo-seeded": solo_seeded,
@@ -371,7 +395,7 @@ LOCAL_GAMES: dict[str, Callable[[], bytes]] = {
     "practice-undo": practice_undo,
     "practice-past-daily": practice_past_daily,
 }
-VALID = (*LOCAL_GAMES, *RELAY_GAMES)
+VALID = (*LOCAL_GAMES, *RELAY_GAMES, *DERIVED_GAMES)
 
 
 # ---------------------------------------------------------------- forgeries
@@ -495,6 +519,15 @@ def wrong_seat_key(data: bytes) -> bytes:
     return rewrite(data, record=_at_seq(seq, resign), relay=signing.Signer(RELAY_KEY))
 
 
+def forged_batch_proof(data: bytes) -> bytes:
+    """One hash of a batch-signed record's proof changed: the proof leads to another root,
+    which the batch's signature does not cover."""
+    def change(rec: dict) -> None:
+        index, size, hashes = rec["batch"]
+        rec["batch"] = [index, size, [bytes([hashes[0][0] ^ 1]) + hashes[0][1:], *hashes[1:]]]
+    return rewrite(data, record=_at_seq(2, change))
+
+
 def no_end(data: bytes) -> bytes:
     log = parse_log(data)
     return MAGIC + pack(log.header) + b"".join(log.encoded)
@@ -568,6 +601,7 @@ FORGERIES: dict[str, tuple[str, Callable[[bytes], bytes], str]] = {
     "broken-chain": ("solo-random", broken_chain, "chain"),
     "bad-relay-signature": ("table-give-up-signed", bad_relay_sig, "signature"),
     "wrong-seat-key": ("table-give-up-signed", wrong_seat_key, "signature"),
+    "forged-batch-proof": ("ranked-batch-signed", forged_batch_proof, "signature"),
     "forged-ranked-time": ("ranked", ranked_time, "time"),
     "forged-stamped-time": ("solo-stamped", stamped_time, "time"),
     "stamp-goes-back": ("solo-stamped", stamp_back, "format"),
@@ -628,6 +662,11 @@ def main(argv: list[str]) -> int:
     made = {n: LOCAL_GAMES[n]() for n in LOCAL_GAMES if n in wanted}
     if wanted & set(RELAY_GAMES):
         made.update(asyncio.run(_relay_games(wanted & set(RELAY_GAMES))))
+        for name, data in made.items():
+            if name in RELAY_GAMES:
+                with open(path(name), "wb") as f:
+                    f.write(data)
+    made.update({n: DERIVED_GAMES[n]() for n in DERIVED_GAMES if n in wanted})
     for name, data in made.items():
         v = verify_bytes(data)
         if not v.ok:
