@@ -126,3 +126,14 @@ def _where(app) -> str:
     conn = getattr(scene, "conn", None)
     return (f"scene {type(scene).__name__}, toast {app.toast.text!r}, "
             f"connection {getattr(conn, 'status', None)}, state {state}")
+
+
+def drawn_overflows(app, shot, *label) -> list[tuple]:
+    """Draws a frame, saves it as ``shot`` and returns each text it drew wider than its box
+    or smaller than readable, as ``(*label, text, px, width, max_width)``."""
+    from bonanza.client import theme, widgets
+    widgets.FIT_REPORT.clear()
+    app.draw()
+    app.screenshot(shot)
+    return [(*label, text, px, width, max_width) for text, px, width, max_width in widgets.FIT_REPORT
+            if width > max_width + 1 or px < theme.MIN_READABLE_PX]

@@ -14,7 +14,7 @@ import pygame
 from bonanza.client import household, saved_game
 from bonanza.client.actions import Action
 from bonanza.core.verify import verify_bytes
-from tests.pilot import FRAME, click, key, step_until, type_text, window
+from tests.pilot import FRAME, click, drawn_overflows, key, step_until, type_text, window
 
 
 def scene_name(app) -> str:
@@ -212,7 +212,7 @@ LANGS = ("en", "pt-PT", "pt-BR", "es", "fr", "nl")
 
 def test_new_screens_fit_in_six_languages_at_960x540(app, artifacts):
     """The setup, the pass screen, the title with Continue and the pass-and-play table fit."""
-    from bonanza.client import theme, widgets
+    from bonanza.client import theme
     app.apply_window(theme.MIN_WINDOW)
     app.profile.name = "Ana"
     app.profile.save()
@@ -236,12 +236,7 @@ def test_new_screens_fit_in_six_languages_at_960x540(app, artifacts):
                 assert app.scene.widget("continue") is not None
             elif name == "pass_setup":
                 click(app, "pass")
-            widgets.FIT_REPORT.clear()
-            app.draw()
-            app.screenshot(artifacts / f"pass_play_{name}_{code}_960.png")
-            for text, px, width, max_width in widgets.FIT_REPORT:
-                if width > max_width + 1 or px < theme.MIN_READABLE_PX:
-                    problems.append((code, name, text, px, width, max_width))
+            problems += drawn_overflows(app, artifacts / f"pass_play_{name}_{code}_960.png", code, name)
         # back to a table waiting for its next person
         app.to_title()
         app.scene.on_press("continue")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from tests.pilot import FRAME, click, step_until
+from tests.pilot import FRAME, click, drawn_overflows, step_until
 
 
 def drawn_texts(monkeypatch, module) -> list:
@@ -313,7 +313,7 @@ def test_quick_reactions_by_key_and_button_shown_by_the_name_and_muted_per_playe
 def test_the_new_table_texts_fit_in_six_languages_at_960x540(data_dirs, artifacts):
     """The results of a 4-seat table, a table with reactions shown and the clock's legend,
     the host form and the found tables: no text shrunk below a readable size or overflowing."""
-    from bonanza.client import lang, theme, widgets
+    from bonanza.client import lang
     from bonanza.client.i18n import LANGUAGES
     from bonanza.client.scenes.lobby import HostSetupScene, JoinScene
     from tests import pilot
@@ -338,12 +338,7 @@ def test_the_new_table_texts_fit_in_six_languages_at_960x540(data_dirs, artifact
                                 ("join", join)):
                 if scene is not table:
                     app.push(scene)
-                widgets.FIT_REPORT.clear()
-                app.draw()
-                app.screenshot(artifacts / f"story_{name}_{code}_960.png")
-                for text, px, width, max_width in widgets.FIT_REPORT:
-                    if width > max_width + 1 or px < theme.MIN_READABLE_PX:
-                        problems.append((code, name, text, px, width, max_width))
+                problems += drawn_overflows(app, artifacts / f"story_{name}_{code}_960.png", code, name)
             app.to_title()
     assert not problems, "\n".join(map(str, problems[:40]))
 
