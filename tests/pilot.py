@@ -137,3 +137,19 @@ def drawn_overflows(app, shot, *label) -> list[tuple]:
     app.screenshot(shot)
     return [(*label, text, px, width, max_width) for text, px, width, max_width in widgets.FIT_REPORT
             if width > max_width + 1 or px < theme.MIN_READABLE_PX]
+
+
+def play_own_turn(app, table) -> None:
+    """One action of the seat at ``table`` whose turn it is: roll, or write the first free
+    box (confirmed when the sheet asks again)."""
+    from bonanza.client.actions import Action
+    st = table.state
+    if st is None or st.over or not table.my_turn():
+        return
+    if st.dice is None:
+        app.dispatch(Action("roll"))
+        return
+    box = st.sheets[st.active].free_boxes()[0]
+    app.dispatch(Action("box", box))
+    if table.input.pending:
+        app.dispatch(Action("box", box))

@@ -14,7 +14,7 @@ import pygame
 from bonanza.client import household, saved_game
 from bonanza.client.actions import Action
 from bonanza.core.verify import verify_bytes
-from tests.pilot import FRAME, click, drawn_overflows, key, step_until, type_text, window
+from tests.pilot import FRAME, click, drawn_overflows, key, play_own_turn, step_until, type_text, window
 
 
 def scene_name(app) -> str:
@@ -39,15 +39,8 @@ def play_turn_step(app) -> None:
     if scene_name(app) == "PassTurnScene":
         key(app, pygame.K_SPACE)
         return
-    st = scene.state
-    if scene_name(app) == "TableScene" and not st.over and scene.my_turn():
-        if st.dice is None:
-            app.dispatch(Action("roll"))
-        else:
-            box = st.sheets[st.active].free_boxes()[0]
-            app.dispatch(Action("box", box))
-            if scene.input.pending:
-                app.dispatch(Action("box", box))
+    if scene_name(app) == "TableScene":
+        play_own_turn(app, scene)
     app.step(FRAME)
 
 

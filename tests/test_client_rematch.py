@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from tests.pilot import step_until
+from tests.pilot import play_own_turn, step_until
 
 
 def _guest_moves(guest):
@@ -20,20 +20,8 @@ def _guest_moves(guest):
 
 
 def _play_out(app, table, others, seconds=90):
-    from bonanza.client.actions import Action
-
-    def play() -> None:
-        st = table.state
-        if st is not None and not st.over and table.my_turn():
-            if st.dice is None:
-                app.dispatch(Action("roll"))
-            else:
-                box = st.sheets[st.active].free_boxes()[0]
-                app.dispatch(Action("box", box))
-                if table.input.pending:
-                    app.dispatch(Action("box", box))
     step_until(app, lambda: type(app.scene).__name__ != "TableScene", seconds,
-               what="the table game's end", others=[*others, play])
+               what="the table game's end", others=[*others, lambda: play_own_turn(app, table)])
 
 
 def test_play_again_with_the_same_people_and_a_watcher(data_dirs, artifacts):
