@@ -97,37 +97,30 @@ def die(key: bytes, turn: int, roll: int, position: int) -> int:
 
 def roll_dice(key: bytes, turn: int, roll: int, previous: Sequence[int] | None,
               hold: Sequence[bool]) -> tuple[int, ...]:
-    """The dice after a roll: held positions keep ``previous``, the others get fresh dice."""
+    """The dice after a roll: held positions keep ``previous``, the others get fresh dice.
+
+    Each fresh die is ``die(key, turn, roll, position)``, made here from the key's HMAC
+    pads and the message head (``DIE_TAG`` + the packed turn and roll) once per roll: the
+    first digest byte below 252 (nearly always the first byte of the first digest)
+    decides; any other case goes the long way through ``die``."""
     dice = []
-    head = None
+    inner, outer = _hmac_pads(bytes(key))
+    head = DIE_TAG + _TURN_ROLL.pack(turn, roll)
     for p in range(5):
         if previous is not None and hold[p]:
             dice.append(previous[p])
             continue
-        if head is None:   # the key's HMAC pads and the message head, once per roll
-            inner, outer = _hmac_pads(bytes(key))
-            head = DIE_TAG + _TURN_ROLL.pack(turn, roll)
-        dice.append(_die(inner, outer, key, head, p))
+        h = inner.copy()
+        h.update(head + _FIRST_TRY[p])
+        o = outer.copy()
+        o.update(h.digest())
+        b = o.digest()[0]
+        dice.append(1 + b % 6 if b < 252 else die(key, turn, roll, p))   # 252 = 256 - 256 % 6
     return tuple(dice)
 
 
 _TURN_ROLL = struct.Struct(">IB")
 _FIRST_TRY = [bytes((p,)) + b"\0\0\0\0" for p in range(5)]   # position, then counter 0
-
-
-def _die(inner: _Hash, outer: _Hash, key: bytes, head: bytes, position: int) -> int:
-    """``die(key, turn, roll, position)`` from the key's HMAC pads and ``DIE_TAG`` + the
-    packed turn and roll: the first digest byte below 252 (nearly always the first byte
-    of the first digest) decides; any other case goes the long way through ``die``."""
-    h = inner.copy()
-    h.update(head + _FIRST_TRY[position])
-    o = outer.copy()
-    o.update(h.digest())
-    b = o.digest()[0]
-    if b < 252:          # 256 - 256 % 6
-        return 1 + b % 6
-    turn, roll = _TURN_ROLL.unpack(head[len(DIE_TAG):])
-    return die(key, int(turn), int(roll), position)
 
 
 def first_seat(key: bytes, seats: int) -> int:

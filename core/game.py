@@ -144,21 +144,30 @@ class GameState:
     def state_hash(self) -> bytes:
         """First 16 bytes of SHA-256 over ``packb(self.canonical())``.
 
-        Built from cached encodings of the parts that rarely change (setup,
-        sheets): the relay hashes every move, so this is on its hot path.
+        The relay hashes every move, so this is on its hot path: the hash of the parts
+        that rarely change (the setup and the sheets) is kept with the state, and a roll
+        passes it on to the next state (``apply_legal``); each move hashes its tail only.
         """
-        sheets = self.sheets
-        dice = self.dice
-        return _sha256(b"".join((
-            _HASH_HEAD,  # fixarray of the 10 canonical fields
-            self.setup.packed,
-            _FIXARRAY[len(sheets)],
-            *[sheet.packed for sheet in sheets],
-            _pack([self.active, self.turn, self.rolls, list(dice) if dice is not None else None,
-                   [list(g) for g in self.gave_up], self.seq])[1:],  # without its fixarray byte
-        ))).digest()[:16]
+        head = self.__dict__.get(_HEAD)
+        if head is None:
+            sheets = self.sheets
+            head = self.__dict__[_HEAD] = _sha256(b"".join((
+                _HASH_HEAD,  # fixarray of the 10 canonical fields
+                self.setup.packed,
+                _FIXARRAY[len(sheets)],
+                *[sheet.packed for sheet in sheets])))
+        dice, gave_up = self.dice, self.gave_up
+        h = head.copy()
+        h.update(_pack([self.active, self.turn, self.rolls,
+                        list(dice) if dice is not None else None,
+                        [list(g) for g in gave_up] if gave_up else [],
+                        self.seq])[1:])  # without its fixarray byte
+        return h.digest()[:16]
 
 
+# Where a state keeps the hash of its setup and sheets (``state_hash``): beside its
+# fields, so equality, ``repr`` and ``dataclasses.replace`` never see it.
+_HEAD = "_hash_head"
 _sha256 = hashlib.sha256
 _pack: Callable[[object], bytes] = msgpack.Packer().pack   # packb's encoding without a Packer per call (for the builtin
                                 # types packed here it never lets go of the GIL mid-pack)
@@ -352,14 +361,19 @@ _set_attr = object.__setattr__
 
 def _state(setup: Setup, sheets: tuple[Sheet, ...], active: int | None, turn: int, rolls: int,
            dice: tuple[int, ...] | None, gave_up: tuple[tuple[int, GiveUpReason], ...],
-           seq: int) -> GameState:
+           seq: int, same_sheets: GameState | None = None) -> GameState:
     """``GameState(...)`` without the frozen dataclass's __init__ (a setattr per field):
     ``apply`` makes one per move.  Every field is given, so the result is equal to the
-    dataclass-built state (tests compare)."""
+    dataclass-built state (tests compare).  ``same_sheets``: a state with this setup and
+    these sheets, whose head hash (``state_hash``) this one starts from."""
     state = _new_object(GameState)
-    _set_attr(state, "__dict__", {"setup": setup, "sheets": sheets, "active": active,
-                                  "turn": turn, "rolls": rolls, "dice": dice,
-                                  "gave_up": gave_up, "seq": seq})
+    fields = {"setup": setup, "sheets": sheets, "active": active, "turn": turn,
+              "rolls": rolls, "dice": dice, "gave_up": gave_up, "seq": seq}
+    if same_sheets is not None:
+        head = same_sheets.__dict__.get(_HEAD)
+        if head is not None:
+            fields[_HEAD] = head
+    _set_attr(state, "__dict__", fields)
     return state
 
 
@@ -380,7 +394,7 @@ def apply_legal(state: GameState, move: Move) -> GameState:
     seq = state.seq + 1
     if move["type"] == "roll":
         return _state(state.setup, state.sheets, state.active, state.turn, state.rolls + 1,
-                      tuple(move["dice"]), state.gave_up, seq)
+                      tuple(move["dice"]), state.gave_up, seq, state)
     if move["type"] == "write":
         seat = move["seat"]               # the active seat: check_write refuses any other
         dice = state.dice

@@ -132,6 +132,13 @@ _sha256 = hashlib.sha256
 _CHAIN_KEY = _pack("chain")
 _SIG_KEY = _pack("sig")
 _BATCH_KEY = _pack("batch")
+_CHAIN_HEAD = _CHAIN_KEY + _pack(bytes(32))[:2]   # a chain is a SHA-256: 32 bytes, bin 8
+_SIG_HEAD = _SIG_KEY + _pack(bytes(64))[:2]       # an Ed25519 signature: 64 bytes
+
+
+def _sig_bytes(sig: bytes) -> bytes:
+    """``pack("sig") + pack(sig)``, without packing a signature of the usual size."""
+    return _SIG_HEAD + sig if len(sig) == 64 else _SIG_KEY + _pack(sig)
 
 
 class GameLog:
@@ -250,31 +257,36 @@ class GameLog:
         if intent is not None:
             rec["intent"] = intent
         body = _pack(rec)
-        chain = _sha256(self.last_chain + body).digest()
+        previous = self._last_chain
+        if previous is None or self.end is not None:
+            previous = self.last_chain
+        chain = _sha256(previous + body).digest()
         rec["chain"] = chain
-        tail = _CHAIN_KEY + _pack(chain)
+        tail = _CHAIN_HEAD + chain       # pack("chain") + pack(chain): a bin 8 of 32 bytes
         signer = self.signer
         defer = getattr(signer, "defer", None)
         if defer is not None:
-            index = len(self._encoded)
+            encoded_list = self._encoded
+            index = len(encoded_list)
             self._add(rec, b"")
             self._unsealed += 1
 
             def sealed(sig: bytes, batch: list[Any] | None) -> None:
                 rec["sig"] = sig
-                end = tail + _SIG_KEY + _pack(sig)
+                end = tail + _sig_bytes(sig)
                 if batch is not None:
                     rec["batch"] = batch
                     end += _BATCH_KEY + _pack(batch)
-                self._encoded[index] = encoded = bytes((0x80 + len(rec),)) + body[1:] + end
+                encoded_list[index] = encoded = bytes((0x80 + len(rec),)) + body[1:] + end
                 self._unsealed -= 1
-                for then in self._on_sealed.pop(index, ()):
-                    then(encoded)
-            defer(chain, sealed)
-            return rec, self._encoded[index]
+                if self._on_sealed:
+                    for then in self._on_sealed.pop(index, ()):
+                        then(encoded)
+            defer(chain, sealed)       # (sealed at once when it fills the batch)
+            return rec, encoded_list[index]
         if signer is not None:
             rec["sig"] = sig = signer.sign_record(chain)
-            tail += _SIG_KEY + _pack(sig)
+            tail += _sig_bytes(sig)
         # a fixmap's first byte is 0x80 + its size (records have far fewer than 16 keys)
         encoded = bytes((0x80 + len(rec),)) + body[1:] + tail
         self._add(rec, encoded)

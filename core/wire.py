@@ -78,6 +78,15 @@ class FrameDecoder:
         frame (with the messages before it in ``FrameError.messages``)."""
         if self._failed is not None:
             raise FrameError(f"the stream is closed after a bad frame ({self._failed})")
+        if not self._parts and len(data) > 4:
+            # the common case, one whole frame in one read: cut at once
+            (n,) = LENGTH.unpack_from(data)
+            if n == len(data) - 4 and n <= self.max_len:
+                try:
+                    return [decode_message(data[4:], self.max_len)]
+                except FrameError as e:
+                    self._failed = str(e)
+                    raise
         if self._parts:
             self._parts.append(data)
             self._have += len(data)

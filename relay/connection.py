@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from typing import Any, cast
+from typing import Any, Iterable, cast
 
 from bonanza.core.wire import FrameDecoder, FrameError, encode_frame
 
@@ -42,13 +42,40 @@ def error_msg(code: str, message: str, rid: Any = None) -> dict:
     return msg
 
 
+# ---------------------------------------------------------------- sending
+def send_to(conns: Iterable[Conn], frame: bytes) -> None:
+    """Queue ``frame`` for each open connection of ``conns`` (a table's broadcast: every
+    receiver gets the same bytes).  Frames are written at the end of the event loop's
+    pass (the host's ``flushing``), so several for one client cost one ``send``; a
+    connection whose queue passes its limit is dropped.  Records waiting for their batch
+    signature are sealed (and so sent) first: every client gets a table's messages in
+    the order they happened."""
+    pending: list[Conn] | None = None
+    size = len(frame)
+    for c in conns:
+        if c.closed:
+            continue
+        if pending is None:
+            relay = c.relay
+            if relay.sealing:      # moves made before this frame go out before it
+                relay.seal()
+            pending = relay.flushing()
+        out = c.out
+        if not out:
+            pending.append(c)
+        out.append(frame)
+        c.out_size += size
+        if c.out_size > c.queue_limit:
+            c.close("send queue full", abort=True)
+
+
 # ---------------------------------------------------------------- connections
 
 class Conn(asyncio.Protocol):
     """One client connection: frames are parsed in ``data_received`` and dispatched at once.
 
     Outgoing frames are collected per connection and written once per event-loop
-    iteration (the host's ``flush_soon``), so several frames for one client cost one ``send``.
+    iteration (``send_to``, the host's ``flushing``), so several frames for one client cost one ``send``.
     The bytes waiting (ours plus the transport's buffer) are the bounded send queue.
     """
 
@@ -64,6 +91,7 @@ class Conn(asyncio.Protocol):
         self.greeted = False
         self.pinged = False
         self.closed = False
+        self.paused = False            # the transport's buffer is past its high-water mark
         # Typed where they are used: connections sit below tables (services.py).
         self.slot: Any = None          # the tables.Slot this connection plays, if any
         self.watching: Any = None      # the tables.Table this connection watches, if any
@@ -89,8 +117,8 @@ class Conn(asyncio.Protocol):
             except OSError:
                 pass
         self.queue_limit = max(lim.send_queue // 4, lim.send_queue - kernel)
-        # Ask to be told (pause_writing) well before the queue limit; the limit itself is
-        # checked on every flush.
+        # Ask to be told (pause_writing) well before the queue limit; from then on the
+        # limit itself is checked at every flush.
         self.transport.set_write_buffer_limits(high=self.queue_limit // 2)
         self.relay.register(self)
 
@@ -100,10 +128,10 @@ class Conn(asyncio.Protocol):
         self.relay.forget(self)
 
     def pause_writing(self) -> None:   # the client reads slowly; the queue check drops it
-        pass
+        self.paused = True
 
     def resume_writing(self) -> None:
-        pass
+        self.paused = False
 
     def data_received(self, data: bytes) -> None:
         if self.closed:
@@ -132,16 +160,7 @@ class Conn(asyncio.Protocol):
 
     # ------------------------------------------------------------ sending
     def send_frame(self, frame: bytes) -> None:
-        if self.closed:
-            return
-        if self.relay.sealing:    # moves made before this frame go out before it
-            self.relay.seal()
-        if not self.out:
-            self.relay.flush_soon(self)
-        self.out.append(frame)
-        self.out_size += len(frame)
-        if self.out_size > self.queue_limit:
-            self.close("send queue full", abort=True)
+        send_to((self,), frame)
 
     def send(self, msg: dict) -> None:
         if not self.closed:
@@ -154,7 +173,9 @@ class Conn(asyncio.Protocol):
         transport.write(out[0] if len(out) == 1 else b"".join(out))
         out.clear()
         self.out_size = 0
-        if transport.get_write_buffer_size() > self.queue_limit:
+        # The transport tells (pause_writing) once its buffer passes half the queue's
+        # limit, so until it has, the buffer cannot be over the limit: not asked.
+        if self.paused and transport.get_write_buffer_size() > self.queue_limit:
             self.close("send queue full", abort=True)
 
     def close(self, reason: str = "", abort: bool = False, linger: bool = True) -> None:
@@ -183,12 +204,14 @@ class Conn(asyncio.Protocol):
         self.relay.on_disconnect(self)
 
     def allow(self) -> str:
-        """Token bucket: "ok", "limited" (drop the message) or "kill"."""
+        """Token bucket: "ok", "limited" (drop the message) or "kill".  The message came
+        in at ``last_rx`` (read once per ``data_received``, not once per message)."""
         lim = self.relay.limits
-        now = self.relay.net_time()
-        self.tokens = min(lim.burst, self.tokens + (now - self.t_tokens) * lim.rate)
+        now = self.last_rx
+        tokens = self.tokens + (now - self.t_tokens) * lim.rate - 1
+        burst = lim.burst - 1
+        self.tokens = tokens = burst if tokens > burst else tokens
         self.t_tokens = now
-        self.tokens -= 1
-        if self.tokens >= 0:
+        if tokens >= 0:
             return "ok"
-        return "kill" if self.tokens < -lim.kill_burst else "limited"
+        return "kill" if tokens < -lim.kill_burst else "limited"

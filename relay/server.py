@@ -261,12 +261,12 @@ class Relay:
         """Connections from ``address`` watching a table now."""
         return sum(1 for c in self.conns if c.watching is not None and c.address == address)
 
-    def flush_soon(self, conn: Conn) -> None:
-        """``conn`` has frames to write: flush them all once, after this iteration's work."""
+    def flushing(self) -> list[Conn]:
+        """The connections whose frames are written once, after this iteration's work."""
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._flush)
-        self._to_flush.append(conn)
+        return self._to_flush
 
     @property
     def sealing(self) -> bool:

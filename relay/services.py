@@ -70,8 +70,9 @@ class ConnectionHost(Protocol[C_contra]):
         """Handle one message the connection received."""
         ...
 
-    def flush_soon(self, conn: C_contra) -> None:
-        """The connection has frames to write: flush them after this iteration's work."""
+    def flushing(self) -> list:
+        """The connections to flush after this iteration's work (a flush is scheduled):
+        a connection whose frames start waiting is appended to it, once."""
         ...
 
     @property

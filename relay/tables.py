@@ -12,7 +12,8 @@ import logging
 import math
 import secrets
 import sqlite3
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, Sequence
 
 from bonanza.core import dice as dice_mod
 from bonanza.core.game import GameState, Refusal, standings
@@ -24,6 +25,7 @@ from bonanza.core.settings import DEFAULT_BOT_POLICY
 from bonanza.core.splits import tool_assisted
 from bonanza.core.wire import LENGTH, encode_frame
 
+from .connection import send_to
 from .rounds import TableRounds
 from .services import GameJournal, TableServices, Timer
 
@@ -190,12 +192,12 @@ class Table:
         return p
 
     # ------------------------------------------------------------ sending
-    def _receivers(self) -> Iterator[Conn]:
+    def _receivers(self) -> list[Conn]:
         """Every connection that sees this table: the seats', then the watchers'."""
-        for s in self.slots:
-            if s.conn is not None:
-                yield s.conn
-        yield from self.watchers_conns
+        conns = [s.conn for s in self.slots if s.conn is not None]
+        if self.watchers_conns:
+            conns.extend(self.watchers_conns)
+        return conns
 
     def send_each(self, msg: dict, sender: "Conn | None" = None, rid: Any = None) -> None:
         """Send ``msg`` to every connected seat with its own ``seat`` index added (nil
@@ -212,24 +214,18 @@ class Table:
 
     def broadcast_move(self, encoded_record: bytes, clock: dict | None,
                        sender: "Conn | None" = None, rid: Any = None) -> None:
-        frame = None
-        for c in self._receivers():
-            if c is sender and rid is not None:
-                c.send_frame(move_frame(encoded_record, clock, rid))
-            else:
-                if frame is None:
-                    frame = move_frame(encoded_record, clock)
-                c.send_frame(frame)
+        conns = self._receivers()
+        if rid is not None and sender in conns:   # the sender's answer carries its rid
+            conns.remove(sender)
+            sender.send_frame(move_frame(encoded_record, clock, rid))
+        send_to(conns, move_frame(encoded_record, clock))
 
     def broadcast(self, msg: dict, sender: "Conn | None" = None, rid: Any = None) -> None:
-        frame = None
-        for c in self._receivers():
-            if c is sender and rid is not None:
-                c.send(dict(msg, rid=rid))
-            else:
-                if frame is None:
-                    frame = encode_frame(msg)
-                c.send_frame(frame)
+        conns = self._receivers()
+        if rid is not None and sender in conns:
+            conns.remove(sender)
+            sender.send(dict(msg, rid=rid))
+        send_to(conns, encode_frame(msg))
 
     # ------------------------------------------------------------ the game
     def begin(self, match: Match, sender: "Conn | None" = None, rid: Any = None) -> None:
@@ -312,29 +308,32 @@ class Table:
         if move["type"] in ("roll", "write") and not move.get("auto"):
             self.slots[move["seat"]].autos = 0
         self._new_turn()
-        clock = self.clock_info()
         # The record is complete once its batch is signed (before this pass of the event
         # loop sends anything): then it is journaled, and sent as logged.
         match.log.when_sealed(len(match.log) - 1,
-                              lambda data: self._send_move(data, clock, sender, rid))
-        if match.state.over:
+                              partial(self._send_move, self.clock_info(), sender, rid))
+        if match.state.active is None:     # over
             self.finish()
         else:
             self._after()
 
-    def _send_move(self, data: bytes, clock: dict | None, sender: "Conn | None",
-                   rid: Any) -> None:
+    def _send_move(self, clock: dict | None, sender: "Conn | None", rid: Any,
+                   data: bytes) -> None:
         if self.journal is not None:     # on disk (handed to the system) before anyone sees it
             self.journal.moved(data)
         self.broadcast_move(data, clock, sender, rid)
 
     # ------------------------------------------------------------ the turn clock
     def clock_info(self) -> dict | None:
-        if self.deadline is None or self.match is None or self.match.state.over:
+        deadline, match = self.deadline, self.match
+        if deadline is None or match is None:
             return None
-        st = self.match.state
+        st = match.state
+        if st.active is None:              # over
+            return None
+        remaining = deadline - self.services.clock.now()
         return {"seat": st.active, "turn": st.turn, "turn_seconds": self.turn_seconds,
-                "remaining": round(max(0.0, self.deadline - self.services.clock.now()), 3)}
+                "remaining": round(remaining, 3) if remaining > 0.0 else 0.0}
 
     def stop_timer(self) -> None:
         if self.timer is not None:
@@ -393,16 +392,18 @@ class Table:
 
     def _new_turn(self) -> bool:
         """Set up the clock when the turn changed; True when it did."""
-        if self._rounds() is not None:   # played in rounds: each seat's clock is there
+        match = self.started_match
+        if self.rounds is not None or match.rounds:   # each seat's clock is in its round
+            self._rounds()
             return False
-        st = self.started_match.state
+        st = match.state
         active = st.active if st.active is not None else -1   # -1: over, nobody's turn
         turn_id = (st.turn, active)
         if turn_id == self.turn_id:
             return False
         self.turn_id = turn_id
         self.deadline = self.announce_at = None
-        if st.over:
+        if active < 0:
             return True
         slot = self.slots[active]
         if slot.kind == "human" and self.turn_seconds:
@@ -416,20 +417,21 @@ class Table:
         after the clock played a turn for it, while someone connected waits (an away seat
         must not hold the others; a player alone holds nobody)."""
         full = self.turn_seconds or 0
-        waiting = any(s is not slot and s.kind == "human" and s.conn is not None
-                      for s in self.slots)
-        if slot.conn is None and slot.autos >= 1 and waiting:
+        if slot.conn is None and slot.autos >= 1 and any(
+                s is not slot and s.kind == "human" and s.conn is not None for s in self.slots):
             return min(full, AWAY_SECONDS)
         return full
 
     def _after(self) -> None:
         """Start the bot's turn when a bot is to play (or the round, in rounds)."""
-        rounds = self._rounds()
-        if rounds is not None:
-            rounds.start()
+        match = self.started_match
+        if self.rounds is not None or match.rounds:
+            rounds = self._rounds()
+            if rounds is not None:
+                rounds.start()
             return
-        st, turn_id = self.started_match.state, self.turn_id
-        if st.over or self.finished or st.active is None or turn_id is None:
+        st, turn_id = match.state, self.turn_id
+        if st.active is None or self.finished or turn_id is None:   # over, or no clock yet
             return
         slot = self.slots[st.active]
         if slot.kind == "bot" and self.bot_turn != turn_id:
