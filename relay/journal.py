@@ -19,8 +19,8 @@ in it has ended and its finished log is durable.  A game still running when its 
 segment is two segments old is written again, whole, into the current one (a *snapshot*:
 its table entry, then all its records), so a slow game never keeps old segments alive.
 
-On start ``found`` reads every segment back (and the one-file-per-game journals of relays
-before 0.9, ``<CODE>.journal`` and ``<CODE>.secret``): a torn or damaged entry ends its
+On start ``found`` reads every segment back (and the one-file-per-game journals of older
+relays, ``<CODE>.journal`` and ``<CODE>.secret``): a torn or damaged entry ends its
 segment (a write cut short), a game's records are taken while each follows the last, the
 game is folded again through ``core.match`` (``Match.resumed`` checks chain, moves, dice
 and state hashes) and the table resumes: seats, tokens, bots, and a fresh full turn on the
@@ -61,7 +61,7 @@ COMMIT_EVERY = 0.025             # seconds: the group commit's longest wait
 SEGMENT_BYTES = 16 << 20         # a segment this large: the next commit starts another
 SNAPSHOT_AGE = 2                 # segments: a running game this far behind is written again
 WAL, SECRETS = ".wal", ".secrets"
-SUFFIX, SECRET = ".journal", ".secret"   # a game's own files (before 0.9; set aside ones)
+SUFFIX, SECRET = ".journal", ".secret"   # a game's own files (an older relay's; set aside ones)
 _SEGMENT = re.compile(r"^([0-9]{8})\.wal$")
 DAY_OVER = "the day of this daily game was over when the relay came back"
 DAMAGED = "the relay could not read this game back after a restart"
@@ -203,9 +203,8 @@ class Found:
     code: str
     entries: list[dict]
     secret: dict | None
-    sound: int = 0               # a one-file journal: the length of its sound part
     table: dict = field(default_factory=dict)
-    legacy: bool = False         # read from its own file (a relay before 0.9)
+    legacy: bool = False         # read from its own file (an older relay)
 
 
 class Journals:
@@ -583,7 +582,7 @@ def _read_one_file(path: Path) -> Found | None:
         secret = msgpack.unpackb(path.with_suffix(SECRET).read_bytes(), raw=False)
     except Exception:
         secret = None
-    f = Found(code, entries, secret if isinstance(secret, dict) else None, sound, legacy=True)
+    f = Found(code, entries, secret if isinstance(secret, dict) else None, legacy=True)
     if entries and entries[0].get("kind") == "table":
         f.table = entries[0]
     return f
