@@ -235,6 +235,7 @@ class Journals:
         self._timer: asyncio.TimerHandle | None = None
         self._inflight: asyncio.Future | None = None   # the group commit's worker, if running
         self.closed: list[int] = []   # this run's earlier segments, not deleted yet
+        self._spare: tuple[int, int] | None = None   # the next segment, made, not yet used
         self._closing: list[int] = []     # descriptors of segments no longer written
         self._closed = False
 
@@ -264,18 +265,17 @@ class Journals:
         except OSError as e:   # no segment yet: entries wait in memory, retried at commits
             self.failed(e)
 
-    def _switch(self, fds: tuple[int, int]) -> None:
-        """The next segment is made: new entries go there, and games still running from
-        two segments back are written into it whole."""
-        if self.buf or self.secrets_buf:
-            if not self.write_out():
-                os.close(fds[0])
-                os.close(fds[1])
-                return
+    def _switch(self) -> None:
+        """The next segment is made: new entries go there (once everything before is
+        written whole into the current one: a frame never spans two), and games still
+        running from two segments back are written into it whole."""
+        fds, self._spare = self._spare, None
+        assert fds is not None
+        if self.fd is not None:
+            self.closed.append(self.segment)
         for fd in (self.fd, self.secrets_fd):
             if fd is not None:
                 self._closing.append(fd)
-        self.closed.append(self.segment)
         self.segment += 1
         self.fd, self.secrets_fd = fds
         self.size = 0
@@ -374,8 +374,10 @@ class Journals:
             files = [self.logs / name for name in self._logs]
             folders.append(self.logs)
         self._logs = []
-        deletable = self._deletable()
-        rotate = self.size >= SEGMENT_BYTES or self.fd is None
+        # nothing goes before what it held is written (again) and synced by this commit
+        written = self.fd is not None and not self.buf and not self.secrets_buf
+        deletable = self._deletable() if written else []
+        rotate = (self.size >= SEGMENT_BYTES or self.fd is None) and self._spare is None
         job = _Commit([fd for fd in (self.fd, self.secrets_fd) if fd is not None], files,
                       folders, deletable, self.folder,
                       self.segment + 1 if rotate else None, self._closing)
@@ -393,6 +395,8 @@ class Journals:
                 w()
             self._next()
             return
+        if self._spare is not None:
+            self._switch()
         job = self._plan()
         loop = asyncio.get_running_loop()
         fut = self._inflight = loop.run_in_executor(None, job.run)
@@ -419,12 +423,9 @@ class Journals:
             self.folder_syncs += len(job.folders) + job.deleted
             self.recovered()
         if job.made is not None:
-            if self.fd is None:           # the first segment could not be made at start
-                self.segment = job.next_segment or self.segment
-                self.fd, self.secrets_fd = job.made
-                self.size = 0
-            else:
-                self._switch(job.made)
+            self._spare = job.made
+            if not self.buf and not self.secrets_buf:
+                self._switch()
 
     def _next(self) -> None:
         if self._timer is None and (self.buf or self.secrets_buf or self._waiters or self._logs
@@ -463,10 +464,10 @@ class Journals:
     def close_all(self) -> None:
         self.flush()
         self._closed = True
-        for fd in (self.fd, self.secrets_fd, *self._closing):
+        for fd in (self.fd, self.secrets_fd, *self._closing, *(self._spare or ())):
             if fd is not None:
                 os.close(fd)
-        self.fd = self.secrets_fd = None
+        self.fd = self.secrets_fd = self._spare = None
         self._closing = []
         self.open.clear()
 
