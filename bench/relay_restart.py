@@ -74,10 +74,9 @@ async def run(args) -> None:
         for i in range(0, args.tables, 25):
             tables += await asyncio.gather(*(table(port, args.moves)
                                              for _ in range(min(25, args.tables - i))))
-        journals = list((Path(data) / "journal").glob("*.journal"))
-        secrets = list((Path(data) / "journal").glob("*.secret"))
-        size = sum(f.stat().st_size for f in journals)
-        secret_size = sum(f.stat().st_size for f in secrets)
+        # every game in one shared journal (its segments) and its secrets beside it
+        size = sum(f.stat().st_size for f in (Path(data) / "journal").glob("*.wal"))
+        secret_size = sum(f.stat().st_size for f in (Path(data) / "journal").glob("*.secrets"))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         t0 = time.perf_counter()
@@ -97,17 +96,19 @@ async def run(args) -> None:
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(10)
-    per_move = size / len(journals) / max(1, args.moves)
+    per_game = size / args.tables
+    per_move = per_game / max(1, args.moves)
     print(f"relay restart: {args.tables} two-seat tables, {args.moves} moves each, "
           f"killed with SIGKILL, {os.cpu_count()} cores")
     print(f"  restart -> listening (journals read and folded): {listening * 1000:7.0f} ms   "
           f"(empty folder: {bare * 1000:.0f} ms, ratio {listening / bare:.1f}x)")
     print(f"  restart -> every seat resumed ({ok}/{2 * args.tables} at their seq): "
           f"{resumed * 1000:7.0f} ms   goal <= 2000 ms: {'met' if resumed <= 2 else 'NOT met'}")
-    print(f"  disk: {size / len(journals):.0f} B per journal after {args.moves} moves "
-          f"(~{per_move:.0f} B per move), {secret_size / len(secrets):.0f} B secret file; "
-          f"a whole game ~{(size / len(journals)) + per_move * (GAME_MOVES - args.moves):.0f} B "
-          f"while it runs (removed at its end); its finished log {log_size} B")
+    print(f"  disk: {per_game:.0f} B of journal per game after {args.moves} moves "
+          f"(~{per_move:.0f} B per move), {secret_size / args.tables:.0f} B of secrets; "
+          f"a whole game ~{per_game + per_move * (GAME_MOVES - args.moves):.0f} B "
+          f"while it runs (its segment goes once no running game needs it); "
+          f"its finished log {log_size} B")
 
 
 def main() -> None:

@@ -44,6 +44,7 @@ TOGGLE_SPLITS = "toggle_splits"  # show or hide the splits panel during a run
 UNDO = "undo"                  # practice: take back the last hold or write (never a roll)
 KEYBOARD = "keyboard"          # a controller's A on a text field: the on-screen keyboard opens
 REACT = "react"                # arg: index into core.settings.REACTIONS (a quick reaction at a table)
+MUTE = "mute"                  # at a table: a cursor over the other players' names (Enter mutes one)
 
 KEYMAP: dict[int, Action] = {
     pygame.K_r: Action(ROLL),
@@ -58,6 +59,7 @@ KEYMAP: dict[int, Action] = {
     pygame.K_F5: Action(RESET),
     pygame.K_s: Action(TOGGLE_SPLITS),
     pygame.K_u: Action(UNDO),
+    pygame.K_m: Action(MUTE),
     # quick reactions at a table: the number keys after the dice's 1-5
     pygame.K_6: Action(REACT, 0), pygame.K_7: Action(REACT, 1), pygame.K_8: Action(REACT, 2),
     pygame.K_9: Action(REACT, 3), pygame.K_0: Action(REACT, 4),
@@ -92,7 +94,8 @@ BUTTONMAP: dict[int, Action] = {
     pygame.CONTROLLER_BUTTON_Y: Action(TOGGLE_HINTS),
     pygame.CONTROLLER_BUTTON_LEFTSHOULDER: Action(PREV),
     pygame.CONTROLLER_BUTTON_RIGHTSHOULDER: Action(NEXT),
-    pygame.CONTROLLER_BUTTON_LEFTSTICK: Action(UNDO),     # the one button nothing else uses
+    pygame.CONTROLLER_BUTTON_LEFTSTICK: Action(UNDO),     # the stick clicks: buttons nothing else uses
+    pygame.CONTROLLER_BUTTON_RIGHTSTICK: Action(MUTE),
 }
 STICK_ON, STICK_OFF = 20000, 12000      # of 32767: a push past ON acts once, back under OFF re-arms
 
@@ -165,7 +168,7 @@ def actions_for(event, scene, layout) -> list[Action]:
         a = BUTTONMAP.get(event.button)
         if text_mode and event.button == pygame.CONTROLLER_BUTTON_A:
             return [Action(KEYBOARD)]       # a pad has no keys: it types on the screen's
-        if a is not None and text_mode and a.name in (ROLL, TOGGLE_HINTS, LEFT, RIGHT, UNDO):
+        if a is not None and text_mode and a.name in (ROLL, TOGGLE_HINTS, LEFT, RIGHT, UNDO, MUTE):
             return []       # a text field has the focus: these would be typing keys
         return [a] if a else []
     if et == pygame.CONTROLLERAXISMOTION:

@@ -102,6 +102,16 @@ def fit_columns(needs: list[int], left: int, total: int, gap: int,
     return out
 
 
+# A list row's texts keep this far (design units) from the row's ends, where the chosen
+# row's ring is drawn: the daily board's rows keep the same margin.
+ROW_INSET = 10
+
+
+def row_inner(layout, row: pygame.Rect) -> pygame.Rect:
+    """The part of a list row (window pixels) its texts are drawn in."""
+    return row.inflate(-2 * layout.px(ROW_INSET), 0)
+
+
 def list_row_back(surface, layout, row: pygame.Rect, selected: bool, focused: bool,
                   hovered: bool) -> None:
     """The back of a row in a list of games: the chosen row filled and ringed (brightly

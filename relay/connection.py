@@ -182,6 +182,7 @@ class Conn(asyncio.Protocol):
         if self.closed:
             return
         if not abort:
+            self.relay.write_journal()   # what it may hear of is journaled first
             self.flush()          # a last error message goes out before the close
         self.closed = True
         self.out.clear()

@@ -1,28 +1,40 @@
 """Journals: every running game on disk as it happens, so a relay that stops (a crash, a
 kill, a restart) resumes each game where it was.  docs/journal.md is the format.
 
-``<data>/journal/<CODE>.journal`` holds the game's entries (the table and its header, then
-each move record's logged bytes, then the end), appended as they happen; the table's
-sealed secrets (its seed, the seats' resume tokens) are in ``<CODE>.secret`` beside it,
-readable by the relay's user only, and never sent to anyone.  Appends reach the operating
-system at once (a killed process loses nothing); a group commit makes them durable
-(``fdatasync`` at most every COMMIT_EVERY seconds, on a worker thread), with the folder's
-own entries (a new journal's names) and a finished log (its bytes and its name) in the same
-commit.  What a player is told rests on a commit: a game's start (``started``) waits for its
-journal's first, its end for the one holding its end entry and its finished log.
+Every game's entries go into one shared write-ahead log, ``<data>/journal/NNNNNNNN.wal``
+(a *segment*; the relay starts a new one when the current grows past SEGMENT_BYTES, and at
+every start), each entry naming its game: the table and its header, then each move
+record's logged bytes, then the end.  The games' sealed secrets (the table's seed, the
+seats' resume tokens) go into ``NNNNNNNN.secrets`` beside it, readable by the relay's user
+only, and never sent to anyone.  One log for every game is what makes it cheap: the
+entries of one pass of the event loop reach the operating system in one ``write`` (before
+anything of that pass is sent, so a killed process loses nothing), and a group commit makes
+them durable with one ``fdatasync`` at most every COMMIT_EVERY seconds, on a worker thread,
+with the finished logs of the games that ended (their bytes and their names).  What a
+player is told rests on a commit: a game's start (``started``) waits for the one holding
+its table entry, its end for the one holding its end entry and its finished log.
 
-On start ``restore`` reads every journal back: a torn or damaged last entry (a write cut
-short) is dropped, never trusted; the game is folded again through ``core.match``
-(``Match.resumed`` checks chain, moves, dice and state hashes) and the table resumes:
-seats, tokens, bots, and a fresh full turn on the clock.  A finished journal becomes the
-finished log.  A game that can never resume (its day is over, its journal is damaged)
-ends as given up by the relay, and a daily attempt it held is given back to the player.
+A segment is deleted once no game that still needs it is running: every game with an entry
+in it has ended and its finished log is durable.  A game still running when its first
+segment is two segments old is written again, whole, into the current one (a *snapshot*:
+its table entry, then all its records), so a slow game never keeps old segments alive.
+
+On start ``found`` reads every segment back (and the one-file-per-game journals of older
+relays, ``<CODE>.journal`` and ``<CODE>.secret``): a torn or damaged entry ends its
+segment (a write cut short), a game's records are taken while each follows the last, the
+game is folded again through ``core.match`` (``Match.resumed`` checks chain, moves, dice
+and state hashes) and the table resumes: seats, tokens, bots, and a fresh full turn on the
+clock.  Each resumed game is written whole into the new segment, and the old files go
+once that is durable.  A game that already holds its end becomes its finished log.  A
+game that can never resume (its day is over, its entries are damaged) ends as given up by
+the relay, and a daily attempt it held is given back to the player.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
+import re
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -45,9 +57,12 @@ Host = RelayServices[Conn, Table, Slot]   # what restoring uses of the relay
 log = logging.getLogger("bonanza.relay")
 
 FRAME = struct.Struct(">II")     # an entry's length and the CRC-32 of its body
-_MOVE_ENTRY = b"\x82" + pack("kind") + pack("move") + pack("record")   # a move entry's head
 COMMIT_EVERY = 0.025             # seconds: the group commit's longest wait
-SUFFIX, SECRET = ".journal", ".secret"
+SEGMENT_BYTES = 16 << 20         # a segment this large: the next commit starts another
+SNAPSHOT_AGE = 2                 # segments: a running game this far behind is written again
+WAL, SECRETS = ".wal", ".secrets"
+SUFFIX, SECRET = ".journal", ".secret"   # a game's own files (an older relay's; set aside ones)
+_SEGMENT = re.compile(r"^([0-9]{8})\.wal$")
 DAY_OVER = "the day of this daily game was over when the relay came back"
 DAMAGED = "the relay could not read this game back after a restart"
 
@@ -79,6 +94,21 @@ def read_entries(data: bytes) -> tuple[list[dict], int]:
     return out, pos
 
 
+def move_entry(game: int, encoded_record: bytes) -> bytes:
+    """pack({"kind": "move", "game": game, "record": encoded_record}), without a map built
+    per move (the relay writes one per move)."""
+    n = len(encoded_record)
+    head = _MOVE_HEAD + pack(game) + _RECORD_KEY + (
+        bytes((0xc4, n)) if n < 0x100 else
+        (b"\xc5" + n.to_bytes(2, "big")) if n < 0x10000 else
+        (b"\xc6" + n.to_bytes(4, "big")))
+    return head + encoded_record
+
+
+_MOVE_HEAD = b"\x83" + pack("kind") + pack("move") + pack("game")
+_RECORD_KEY = pack("record")
+
+
 def table_entry(table: Table) -> dict:
     """What a journal says of its table (everything but the secrets)."""
     match = table.started_match
@@ -92,293 +122,362 @@ def table_entry(table: Table) -> dict:
 
 
 class Journal:
-    """One running game's journal."""
+    """One running game's entries in the shared log (``Journals``)."""
 
-    def __init__(self, book: "Journals", code: str, fd: int | None,
-                 secret: bytes | None = None):
+    def __init__(self, book: "Journals", game: int, code: str, table: dict, secret: dict,
+                 records: Callable[[], Sequence[bytes]]):
         self.book = book
+        self.game = game
         self.code = code
-        self.fd: int | None = fd
-        # The secret file's bytes while the journal's files are still to be made: the
-        # commit's worker makes them (an open with O_CREAT costs about a millisecond on a
-        # busy disk, too much for the event loop); what is written waits in ``pending``.
-        self.secret = secret
-        self.removed = False         # its files are to go (unlinked after a birth in flight)
-        self.pending = bytearray()   # what the disk refused so far (retried at each commit)
-        self.waiters: list[Callable[[], None]] = []   # to run once what is written is durable
-        self.logs: list[str] = []    # finished logs (file names) to make durable at the commit
+        self.table = dict(table, game=game)      # its table entry (a snapshot repeats it)
+        self.secret = dict(secret, game=game)
+        self.records = records                    # its records' logged bytes, so far
+        self.end: dict | None = None              # its last end entry, once it ended
+        self.first = book.segment                 # the oldest segment holding its entries
         self.done = False
         self.told = False            # the end is durable (or refused) and the players told
         self.is_settled = False      # the finished log and results are on disk at last
 
-    def _append(self, body: bytes) -> None:
-        data = frame(body)
-        if self.pending or self.fd is None:
-            self.pending += data     # keep the order: after what is still waiting
-            self.write_pending()
-        else:                        # the common case: straight to the system, no copy kept
-            try:
-                n = os.write(self.fd, data)
-            except OSError as e:
-                self.pending = bytearray(data)
-                self.book.failed(e)
-            else:
-                if n < len(data):
-                    self.pending = bytearray(data[n:])
-                    self.write_pending()
-        self.book.dirty(self)
-
-    def write_pending(self) -> bool:
-        """Hand what is waiting to the operating system; False when the disk refused."""
-        while self.pending and self.fd is not None:
-            try:
-                n = os.write(self.fd, self.pending)
-            except OSError as e:
-                self.book.failed(e)
-                return False
-            del self.pending[:n]
-        return True
+    def write_whole(self) -> None:
+        """Its table entry, secrets, every record and its end (if any), in the current
+        segment: the game as it is, readable without any older segment."""
+        book = self.book
+        self.first = book.segment
+        records = self.records()
+        book.append_secret(pack(self.secret))
+        # ``moves``: how many records follow; a copy cut short (a power cut) never
+        # replaces the entries it restates
+        book.append(pack(dict(self.table, moves=len(records))))
+        for rec in records:
+            book.append(move_entry(self.game, rec))
+        if self.end is not None:
+            book.append(pack(self.end))
 
     def moved(self, encoded_record: bytes) -> None:
-        # pack({"kind": "move", "record": encoded_record}), without a map built per move
-        n = len(encoded_record)
-        head = _MOVE_ENTRY + (bytes((0xc4, n)) if n < 0x100 else
-                              (b"\xc5" + n.to_bytes(2, "big")) if n < 0x10000 else
-                              (b"\xc6" + n.to_bytes(4, "big")))
-        self._append(head + encoded_record)
+        self.book.append(move_entry(self.game, encoded_record))
 
     def when_durable(self, then: Callable[[], None]) -> None:
         """``then`` runs once everything written so far is durable (or the disk refused)."""
-        self.waiters.append(then)
-        self.book.dirty(self)
+        self.book.when_durable(then)
 
     def ended(self, log_file: str | None, then: Callable[[], None]) -> None:
         """The game's end: ``then`` (telling the players) runs once it is durable, or
-        once the disk has refused it (the players are told all the same; the journal
-        stays, holding the end, and the next start writes the finished log)."""
+        once the disk has refused it (the players are told all the same; the game stays
+        in the log, holding the end, and the next start writes the finished log)."""
         def durable() -> None:
-            self.told = True
-            if self.is_settled or (log_file is not None and not self.pending
-                                   and not self.book.failing):
-                self.book.close(self, remove=True)   # the finished log is the record now
-            then()
-        self.waiters.append(durable)
+            if not self.told:
+                self.told = True
+                then()
+            if self.done:
+                return
+            if self.is_settled or (log_file is not None and not self.book.failing):
+                self.book.retire(self)       # the finished log is the record now
+            elif log_file is not None:       # the disk refused: its log synced again
+                self.book.sync_log(log_file)
+                self.book.when_durable(durable)
+        self.end = {"kind": "end", "game": self.game, "file": log_file}
+        self.book.append(pack(self.end))
         if log_file is not None:
-            self.logs.append(log_file)
-        self._append(pack({"kind": "end", "file": log_file}))
+            self.book.sync_log(log_file)
+        self.book.when_durable(durable)
 
     def settled(self, log_file: str) -> None:
         """The finished log and results were written after all (the disk refused them at
-        the end): the journal goes once the log is durable and the end has been told."""
+        the end): the game leaves the log once the log is durable and the end was told."""
         def durable() -> None:
+            if self.done:
+                return
+            if self.book.failing:
+                self.book.sync_log(log_file)
+                self.book.when_durable(durable)
+                return
             self.is_settled = True
-            if self.told and not self.done:
-                self.book.close(self, remove=True)
-        self.logs.append(log_file)
-        self.when_durable(durable)
+            if self.told:
+                self.book.retire(self)
+        self.end = {"kind": "end", "game": self.game, "file": log_file}
+        self.book.append(pack(self.end))
+        self.book.sync_log(log_file)
+        self.book.when_durable(durable)
 
 
 @dataclass
 class Found:
-    """A journal read back from disk."""
+    """A game read back from disk."""
     code: str
     entries: list[dict]
     secret: dict | None
-    sound: int                   # the length of its sound part (a torn tail cut off)
     table: dict = field(default_factory=dict)
+    legacy: bool = False         # read from its own file (an older relay)
 
 
 class Journals:
-    """``<data>/journal``: the relay's journals and their group commit."""
+    """``<data>/journal``: the relay's shared log, its segments and its group commit."""
 
     def __init__(self, folder: Path, on_disk_error: Callable[[OSError | None], None],
                  logs: Path | None = None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.logs = Path(logs) if logs is not None else None   # where finished logs are
-        # A new file's name is an entry of its folder: durable only once the folder is
-        # synced (fsync of the file alone does not make its name survive a power loss).
-        self.folder_unsynced = False
-        self.folder_syncs = 0
         self.on_disk_error = on_disk_error
-        self.open: dict[str, Journal] = {}
-        self._dirty: dict[Journal, None] = {}
-        self._timer: asyncio.TimerHandle | None = None
-        self._syncing: list[Journal] = []
-        self._inflight: asyncio.Future | None = None   # the group commit's worker, if running
+        self.open: dict[int, Journal] = {}       # games that still need the log, by id
         self.failing = False
         self.commits = 0
+        self.folder_syncs = 0
+        # Segments and files from before this start: gone once what they held is
+        # written again (or finished) and durable.
+        self.old: list[Path] = []
+        self.segment = 0
+        self.next_game = 1
+        self.buf = bytearray()        # entries not yet handed to the system, in order
+        self.secrets_buf = bytearray()
+        self.size = 0                 # the current segment's bytes so far
+        self.fd: int | None = None
+        self.secrets_fd: int | None = None
+        self._waiters: list[Callable[[], None]] = []
+        self._logs: list[str] = []    # finished logs to make durable at the next commit
+        self._timer: asyncio.TimerHandle | None = None
+        self._inflight: asyncio.Future | None = None   # the group commit's worker, if running
+        self.closed: list[int] = []   # this run's earlier segments, not deleted yet
+        self._spare: tuple[int, int] | None = None   # the next segment, made, not yet used
+        self._closing: list[int] = []     # descriptors of segments no longer written
+        self._closed = False
+
+    # ------------------------------------------------------------ segments
+    def _segment_path(self, n: int, suffix: str = WAL) -> Path:
+        return self.folder / f"{n:08d}{suffix}"
+
+    def _make_segment(self, n: int) -> tuple[int, int]:
+        """A new segment's two files (the folder is synced by the caller)."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
+        fd = os.open(self._segment_path(n), flags, 0o600)
+        try:
+            sfd = os.open(self._segment_path(n, SECRETS), flags, 0o600)
+        except OSError:
+            os.close(fd)
+            raise
+        return fd, sfd
+
+    def begin(self) -> None:
+        """Open this run's first segment (after ``found``): a fresh one, never one a
+        crash may have torn."""
+        self.segment += 1
+        try:
+            self.fd, self.secrets_fd = self._make_segment(self.segment)
+            _fsync_path(self.folder, os.O_DIRECTORY)     # the names survive a power cut
+            self.folder_syncs += 1
+        except OSError as e:   # no segment yet: entries wait in memory, retried at commits
+            self.failed(e)
+
+    def _switch(self) -> None:
+        """The next segment is made: new entries go there (once everything before is
+        written whole into the current one: a frame never spans two), and games still
+        running from two segments back are written into it whole."""
+        fds, self._spare = self._spare, None
+        assert fds is not None
+        if self.fd is not None:
+            self.closed.append(self.segment)
+        for fd in (self.fd, self.secrets_fd):
+            if fd is not None:
+                self._closing.append(fd)
+        self.segment += 1
+        self.fd, self.secrets_fd = fds
+        self.size = 0
+        for j in self.open.values():
+            if j.first <= self.segment - SNAPSHOT_AGE:
+                j.write_whole()
+
+    def _deletable(self) -> list[Path]:
+        """Old files no running game needs (oldest first): every file of an earlier run
+        (what they held was written again, or is finished, at the start) and this run's
+        segments older than the oldest a running game has entries in."""
+        need = min((j.first for j in self.open.values()), default=self.segment)
+        gone = [n for n in self.closed if n < need]
+        self.closed = [n for n in self.closed if n >= need]
+        paths, self.old = self.old, []
+        for n in gone:
+            paths += [self._segment_path(n), self._segment_path(n, SECRETS)]
+        return paths
 
     # ------------------------------------------------------------ writing
-    def opened(self, table: Table) -> Journal | None:
-        """The game's journal; its files are made by the next commit (``_Birth``), the one
-        ``started`` waits for, and made again at each commit while the disk refuses."""
-        code = table.code
-        secret = pack({"seed": table.seed, "tokens": [s.token for s in table.slots]})
-        j = self.open[code] = Journal(self, code, None, secret)
-        j._append(pack(table_entry(table)))
+    def opened(self, table: Table) -> Journal:
+        """The game's journal: its table entry and secrets are in the next commit, the
+        one ``started`` waits for."""
+        return self.start(table.code, table_entry(table),
+                          {"seed": table.seed, "tokens": [s.token for s in table.slots]},
+                          lambda: table.started_match.log.encoded)
+
+    def start(self, code: str, table: dict, secret: dict,
+              records: Callable[[], Sequence[bytes]]) -> Journal:
+        """A game's journal from its table entry, its secrets and (for a snapshot) a way
+        to read its records' logged bytes so far."""
+        game = self.next_game
+        self.next_game += 1
+        j = self.open[game] = Journal(self, game, code, table, secret, records)
+        self.append_secret(pack(j.secret))
+        self.append(pack(j.table))
         return j
 
-    def dirty(self, j: Journal) -> None:
-        self._dirty[j] = None
-        if self._timer is not None or self._syncing:
-            return     # the commit under way schedules the next one
+    def append(self, body: bytes) -> None:
+        self.buf += frame(body)
+        self._dirty()
+
+    def append_secret(self, body: bytes) -> None:
+        self.secrets_buf += frame(body)
+        self._dirty()
+
+    def write_out(self) -> bool:
+        """Hand what waits to the operating system (the relay calls it before it sends
+        anything); False when the disk refused (it waits, in order, for the next try)."""
+        for name in ("secrets_buf", "buf"):     # a game's secrets before its entries
+            buf: bytearray = getattr(self, name)
+            fd = self.secrets_fd if name == "secrets_buf" else self.fd
+            while buf:
+                if fd is None:
+                    return False
+                try:
+                    n = os.write(fd, buf)
+                except OSError as e:
+                    self.failed(e)
+                    return False
+                if name == "buf":
+                    self.size += n
+                if n == len(buf):
+                    buf.clear()
+                else:
+                    del buf[:n]
+        return True
+
+    def when_durable(self, then: Callable[[], None]) -> None:
+        """``then`` runs once everything written so far is durable (or the disk refused)."""
+        self._waiters.append(then)
+        self._dirty()
+
+    def sync_log(self, log_file: str) -> None:
+        """A finished log (and its folder's entry) is made durable by the next commit."""
+        self._logs.append(log_file)
+        self._dirty()
+
+    def retire(self, j: Journal) -> None:
+        """``j``'s game needs the log no more (its finished log is durable)."""
+        j.done = True
+        self.open.pop(j.game, None)
+        if self._deletable_soon():
+            self._dirty()
+
+    def _dirty(self) -> None:
+        if self._timer is not None or self._inflight is not None:
+            return     # a commit is due, or the one under way schedules the next
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:      # no loop (a table driven synchronously): at once
-            self.commit_now(j)
+            self.commit_now()
             return
         self._timer = loop.call_later(COMMIT_EVERY, self._commit)
 
-    def _commit(self) -> None:
-        """The group commit: every journal written since the last one, made durable on a
-        worker thread (the event loop never waits for the disk)."""
-        self._timer = None
-        dirty = [j for j in self._dirty if j.fd is not None or j.secret is not None]
-        self._dirty.clear()
-        batch: list[Journal] = []
-        for j in dirty:
-            if j.write_pending():
-                batch.append(j)
-            else:   # the disk refused: retried at the next commit; its end is sent anyway
-                self._dirty[j] = None
-                _run(j)
-        if not batch:
-            self._next()
-            return
-        self._syncing = batch
-        fds = [j.fd for j in batch if j.fd is not None]
-        births = {j: _Birth(self.folder, j) for j in batch if j.secret is not None}
-        files, folders = self._paths(batch, bool(births))
-        loop = asyncio.get_running_loop()
-        waiting = [(j, j.waiters) for j in batch]
-        for j in batch:
-            j.waiters = []
-        fut = self._inflight = loop.run_in_executor(
-            None, _sync_all, fds, files, folders, list(births.values()))
-        fut.add_done_callback(lambda f: self._committed(f, waiting, bool(folders), births))
-
-    def _paths(self, batch: list[Journal], births: bool = False
-               ) -> tuple[list[Path], list[Path]]:
-        """The finished logs and the folders a commit of ``batch`` makes durable too."""
+    def _plan(self) -> "_Commit":
+        """What the next commit does on its worker (taken from the loop's state now)."""
         files: list[Path] = []
         folders: list[Path] = []
-        if self.folder_unsynced or births:
-            self.folder_unsynced = False     # set again if the sync fails
-            folders.append(self.folder)
-        for j in batch:
-            if self.logs is not None:
-                files += [self.logs / name for name in j.logs]
-            j.logs = []
-        if files and self.logs is not None:
+        if self.logs is not None and self._logs:
+            files = [self.logs / name for name in self._logs]
             folders.append(self.logs)
-        return files, folders
+        self._logs = []
+        # nothing goes before what it held is written (again) and synced by this commit
+        written = self.fd is not None and not self.buf and not self.secrets_buf
+        deletable = self._deletable() if written else []
+        rotate = (self.size >= SEGMENT_BYTES or self.fd is None) and self._spare is None
+        job = _Commit([fd for fd in (self.fd, self.secrets_fd) if fd is not None], files,
+                      folders, deletable, self.folder,
+                      self.segment + 1 if rotate else None, self._closing)
+        self._closing = []
+        return job
 
-    def _committed(self, fut: asyncio.Future, waiting: list, folders: bool = False,
-                   births: dict[Journal, "_Birth"] | None = None) -> None:
-        self._inflight = None
-        batch, self._syncing = self._syncing, []
-        self.commits += 1
-        err = fut.exception()
-        for j, birth in (births or {}).items():
-            err = self._born(j, birth) or err
-        if err is not None:
-            self.folder_unsynced = self.folder_unsynced or folders
-            self.failed(err if isinstance(err, OSError) else None)
-        else:
-            self.folder_syncs += folders
-            self.recovered()
-        for j in batch:
-            if j.done and j.fd is not None:     # closed while its sync ran
-                os.close(j.fd)
-                j.fd = None
-            if j.removed:
-                self.remove(j.code)
-        for j, waiters in waiting:
+    def _commit(self) -> None:
+        """The group commit: everything written since the last one made durable on a
+        worker thread (the event loop never waits for the disk)."""
+        self._timer = None
+        waiters, self._waiters = self._waiters, []
+        if self.fd is not None and not self.write_out():
+            # the disk refused: retried at the next commit; the players are told anyway
             for w in waiters:
                 w()
+            self._next()
+            return
+        if self._spare is not None:
+            self._switch()
+        job = self._plan()
+        loop = asyncio.get_running_loop()
+        fut = self._inflight = loop.run_in_executor(None, job.run)
+        fut.add_done_callback(lambda f: self._committed(job, waiters))
+
+    def _committed(self, job: "_Commit", waiters: list[Callable[[], None]]) -> None:
+        self._inflight = None
+        if self._closed:       # the relay stopped meanwhile (after quiesce gave up)
+            for fd in job.made or ():
+                os.close(fd)
+            return
+        self._done(job)
+        for w in waiters:
+            w()
         self._next()
 
+    def _done(self, job: "_Commit") -> None:
+        self.commits += 1
+        if job.error is not None:
+            self.old += job.undeleted
+            self._logs += [p.name for p in job.files]
+            self.failed(job.error)
+        else:
+            self.folder_syncs += len(job.folders) + job.deleted
+            self.recovered()
+        if job.made is not None:
+            self._spare = job.made
+            if not self.buf and not self.secrets_buf:
+                self._switch()
+
     def _next(self) -> None:
-        if self._dirty and self._timer is None:
+        if self._timer is None and (self.buf or self.secrets_buf or self._waiters or self._logs
+                                    or self.old or self._deletable_soon()):
             self._timer = asyncio.get_running_loop().call_later(COMMIT_EVERY, self._commit)
 
-    def _born(self, j: Journal, birth: "_Birth") -> BaseException | None:
-        """Take over the files a commit made for ``j`` (what it wrote leaves ``pending``);
-        the error, if the disk refused (the birth is tried again at the next commit)."""
-        if birth.fd is not None:
-            j.fd = birth.fd
-            j.secret = None
-            del j.pending[:birth.written]
-        if (birth.error is not None or j.pending) and not j.done:
-            self._dirty[j] = None
-        return birth.error
+    def _deletable_soon(self) -> bool:
+        need = min((j.first for j in self.open.values()), default=self.segment)
+        return bool(self.closed) and self.closed[0] < need
 
-    def commit_now(self, j: Journal) -> None:
-        """Make ``j`` durable now, on this thread (no event loop; the relay stopping)."""
-        self._dirty.pop(j, None)
-        birth = _Birth(self.folder, j) if j.secret is not None else None
-        if birth is not None or (j.fd is not None and j.write_pending()):
-            files, folders = self._paths([j], birth is not None)
-            err: BaseException | None = None
-            try:
-                _sync_all([j.fd] if j.fd is not None else [], files, folders,
-                          [birth] if birth is not None else [])
-            except OSError as e:
-                err = e
-            if birth is not None:
-                err = self._born(j, birth) or err
-                self._dirty.pop(j, None)
-                if j.fd is not None and not j.write_pending():
-                    err = err or OSError("the journal was not written whole")
-            if err is None:
-                self.folder_syncs += bool(folders)
-            else:
-                self.folder_unsynced = self.folder_unsynced or bool(folders)
-                self.failed(err if isinstance(err, OSError) else None)
-        _run(j)
-
-    def close(self, j: Journal, remove: bool = False) -> None:
-        j.done = True
-        self.open.pop(j.code, None)
-        self._dirty.pop(j, None)
-        if remove:
-            self.remove(j.code)
-            j.removed = j in self._syncing and j.secret is not None   # being made right now
-        if j not in self._syncing:
-            j.secret = None        # files never made are not made now
-            if j.fd is not None:
-                _close(j.fd, in_thread=remove)
-                j.fd = None
-
-    def remove(self, code: str) -> None:
-        for suffix in (SUFFIX, SECRET):
-            try:
-                os.unlink(self.folder / f"{code}{suffix}")
-            except FileNotFoundError:
-                pass
+    def commit_now(self) -> None:
+        """Make everything durable now, on this thread (no event loop; the relay stopping)."""
+        waiters, self._waiters = self._waiters, []
+        if self.write_out():
+            job = self._plan()
+            job.next_segment = None        # no new segment while stopping
+            job.run()
+            self._done(job)
+        for w in waiters:
+            w()
 
     def flush(self) -> None:
         """Everything written and durable now (the relay is stopping)."""
-        for j in list(self.open.values()):
-            self.commit_now(j)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.commit_now()
 
     async def quiesce(self, limit: float = 5.0) -> None:
-        """Let a group commit under way finish before the journals close: its worker thread
-        still uses their descriptors (closing them under it is a spurious disk error, or
-        a sync of whatever file reused the number)."""
+        """Let a group commit under way finish before the log closes: its worker thread
+        still uses the descriptors."""
         fut = self._inflight
         if fut is not None:
             await asyncio.wait([fut], timeout=limit)
 
     def close_all(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         self.flush()
-        self._syncing = []
-        for j in list(self.open.values()):
-            self.close(j)
+        self._closed = True
+        for fd in (self.fd, self.secrets_fd, *self._closing, *(self._spare or ())):
+            if fd is not None:
+                os.close(fd)
+        self.fd = self.secrets_fd = self._spare = None
+        self._closing = []
+        self.open.clear()
 
     # ------------------------------------------------------------ the disk's health
     def failed(self, err: OSError | None) -> None:
@@ -393,10 +492,24 @@ class Journals:
 
     # ------------------------------------------------------------ reading back
     def found(self) -> list[Found]:
-        """Every journal on disk, read (torn tails dropped, cut off on disk too)."""
-        out = []
-        for path in sorted(self.folder.glob(f"*{SUFFIX}")):
-            code = path.name[:-len(SUFFIX)]
+        """Every game on disk, read back (torn tails dropped); the files read are
+        deleted once what they hold is written again and durable."""
+        out: list[Found] = []
+        for path in sorted(self.folder.glob(f"*{SUFFIX}")):      # one file per game
+            found = _read_one_file(path)
+            if found is not None:
+                out.append(found)
+                self.old += [path, path.with_suffix(SECRET)]
+        segments = sorted(p for p in self.folder.glob(f"*{WAL}") if _segment_no(p) is not None)
+        games: dict[int, Found] = {}
+        # a game written again, not yet whole: (the copy, records still to come, its segment)
+        copies: dict[int, tuple[Found, int, int]] = {}
+        secrets: dict[int, dict] = {}
+        for path in segments:
+            n = _segment_no(path)
+            assert n is not None
+            self.segment = max(self.segment, n)
+            self.old += [path, path.with_suffix(SECRETS)]
             try:
                 data = path.read_bytes()
             except OSError as e:
@@ -407,13 +520,35 @@ class Journals:
                 log.warning("journal %s: dropped a torn last entry (%d bytes)", path.name,
                             len(data) - sound)
             try:
-                secret = msgpack.unpackb((self.folder / f"{code}{SECRET}").read_bytes(),
-                                         raw=False)
-            except Exception:
-                secret = None
-            f = Found(code, entries, secret if isinstance(secret, dict) else None, sound)
-            if entries and entries[0].get("kind") == "table":
-                f.table = entries[0]
+                kept, _ = read_entries(path.with_suffix(SECRETS).read_bytes())
+            except OSError:
+                kept = []
+            for s in kept:
+                if type(s.get("game")) is int:
+                    secrets[s["game"]] = s
+            for entry in entries:
+                game = entry.get("game")
+                if type(game) is not int:
+                    continue
+                self.next_game = max(self.next_game, game + 1)
+                if game in copies and copies[game][2] != n:
+                    del copies[game]      # cut short by its segment's torn tail: never used
+                if entry.get("kind") == "table":       # a game's start, or a copy of it
+                    copies[game] = (Found(str(entry.get("code")), [entry], None, table=entry),
+                                    entry.get("moves") or 0, n)
+                elif game in copies:
+                    copy, left, _ = copies[game]
+                    copy.entries.append(entry)
+                    copies[game] = (copy, left - (entry.get("kind") == "move"), n)
+                elif game in games:
+                    games[game].entries.append(entry)
+                if game in copies and copies[game][1] <= 0:    # whole: it is the game now
+                    games[game] = copies.pop(game)[0]
+        for game, f in games.items():
+            kept_secret = secrets.get(game)
+            f.secret = None if kept_secret is None else \
+                {k: v for k, v in kept_secret.items() if k != "game"}
+            f.entries = _sound_records(f.entries)
             out.append(f)
         return out
 
@@ -430,85 +565,137 @@ class Journals:
         return daily, ranked
 
     def adopt(self, table: Table, f: Found) -> None:
-        """A restored table goes on writing the journal it was read from, after its
-        sound part (a torn tail is cut off)."""
-        path = self.folder / f"{table.code}{SUFFIX}"
-        os.truncate(path, f.sound)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        table.journal = self.open[table.code] = Journal(self, table.code, fd)
+        """A restored table goes on in this run's segment, written there whole."""
+        game = self.next_game
+        self.next_game += 1
+        t = {k: v for k, v in f.table.items() if k != "game"}
+        j = Journal(self, game, table.code, t, f.secret or {},
+                    lambda: table.started_match.log.encoded)
+        self.open[game] = j
+        table.journal = j
+        j.write_whole()
+
+    def after_restore(self) -> None:
+        """The old files go at the first commit (once what they held is written again)."""
+        if self.old:
+            self._dirty()
 
 
-def _close(fd: int, in_thread: bool = False) -> None:
-    """The last close of an unlinked journal frees its blocks (about a millisecond on a
-    busy disk): a worker thread does it, not the event loop.  Nothing uses ``fd`` after."""
-    if in_thread:
-        try:
-            asyncio.get_running_loop().run_in_executor(None, os.close, fd)
-            return
-        except RuntimeError:      # no loop (the relay stopping, a table driven directly)
-            pass
-    os.close(fd)
+def _segment_no(path: Path) -> int | None:
+    m = _SEGMENT.match(path.name)
+    return int(m.group(1)) if m else None
 
 
-def _run(j: Journal) -> None:
-    waiters, j.waiters = j.waiters, []
-    for w in waiters:
-        w()
+def _read_one_file(path: Path) -> Found | None:
+    """A game's own journal (``<CODE>.journal`` and ``<CODE>.secret``)."""
+    code = path.name[:-len(SUFFIX)]
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        log.error("cannot read the journal %s: %s", path.name, e.strerror or e)
+        return None
+    entries, sound = read_entries(data)
+    if sound < len(data):
+        log.warning("journal %s: dropped a torn last entry (%d bytes)", path.name,
+                    len(data) - sound)
+    try:
+        secret = msgpack.unpackb(path.with_suffix(SECRET).read_bytes(), raw=False)
+    except Exception:
+        secret = None
+    f = Found(code, entries, secret if isinstance(secret, dict) else None, legacy=True)
+    if entries and entries[0].get("kind") == "table":
+        f.table = entries[0]
+    return f
 
 
-class _Birth:
-    """A new journal's two files, made by the commit's worker thread: the secret file
-    (written, synced, closed) and the journal with what was written before it existed.
-    Only the worker touches it until the commit is done; then the loop reads it."""
+def _sound_records(entries: list[dict]) -> list[dict]:
+    """A game's entries while each record follows the last (an entry lost with an older
+    segment's torn tail ends the game's sound part: nothing after it is trusted)."""
+    out = entries[:1]
+    seq = 0
+    for e in entries[1:]:
+        if e.get("kind") == "move":
+            rec = e.get("record")
+            try:
+                got = msgpack.unpackb(rec, raw=False).get("seq") if isinstance(rec, bytes) else None
+            except Exception:
+                got = None
+            if got != seq + 1:
+                break
+            seq = got
+        out.append(e)
+    return out
 
-    def __init__(self, folder: Path, j: Journal):
-        assert j.secret is not None
-        self.secret_path = folder / f"{j.code}{SECRET}"
-        self.path = folder / f"{j.code}{SUFFIX}"
-        self.secret = j.secret
-        self.data = bytes(j.pending)
-        self.fd: int | None = None
-        self.written = 0
+
+class _Commit:
+    """One group commit's work on its worker thread: make the next segment (when one is
+    due), sync the log and the finished logs and folders, close the descriptors of
+    segments no longer written, delete old files nobody needs.  Only the worker touches
+    it until it is done; then the loop reads it."""
+
+    def __init__(self, fds: list[int], files: list[Path], folders: list[Path],
+                 deletable: list[Path], journal_folder: Path, next_segment: int | None,
+                 closing: list[int]):
+        self.fds = fds
+        self.files = files
+        self.folders = folders
+        self.deletable = deletable
+        self.journal_folder = journal_folder
+        self.next_segment = next_segment
+        self.closing = closing
+        self.made: tuple[int, int] | None = None
+        self.deleted = False              # the journal folder changed, and was synced
+        self.undeleted: list[Path] = []
         self.error: OSError | None = None
 
-    def make(self) -> None:
+    def run(self) -> None:
         try:
-            secret_fd = os.open(self.secret_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
-                _write_all(secret_fd, self.secret)
-                os.fdatasync(secret_fd)
+                for fd in self.fds + self.closing:     # entries written before a switch too
+                    os.fdatasync(fd)
             finally:
-                os.close(secret_fd)
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
-                              0o600)
-            view = memoryview(self.data)
-            while view:
-                n = os.write(self.fd, view)
-                self.written += n
-                view = view[n:]
-            os.fdatasync(self.fd)
+                for fd in self.closing:
+                    os.close(fd)
+                self.closing = []
+            for path in self.files:
+                _fsync_path(path)
+            for path in self.folders:
+                _fsync_path(path, os.O_DIRECTORY)
         except OSError as e:
             self.error = e
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _sync_all(fds: list[int], files: Sequence[Path] = (), folders: Sequence[Path] = (),
-              births: Sequence[_Birth] = ()) -> None:
-    """New journals (made, written, synced), journals (``fdatasync``), then finished logs
-    and folders (opened here, ``fsync``)."""
-    for birth in births:
-        birth.make()
-    for fd in fds:
-        os.fdatasync(fd)
-    for path in files:
-        _fsync_path(path)
-    for path in folders:
-        _fsync_path(path, os.O_DIRECTORY)
+            self.undeleted = self.deletable
+            return
+        changed = False
+        for i, path in enumerate(self.deletable):    # oldest first
+            try:
+                os.unlink(path)
+                changed = True
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                self.error = e
+                self.undeleted = self.deletable[i:]
+                break
+        if self.next_segment is not None and self.error is None:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
+            try:
+                fd = os.open(self.journal_folder / f"{self.next_segment:08d}{WAL}", flags, 0o600)
+                try:
+                    sfd = os.open(self.journal_folder / f"{self.next_segment:08d}{SECRETS}",
+                                  flags, 0o600)
+                except OSError:
+                    os.close(fd)
+                    raise
+                self.made = (fd, sfd)
+                changed = True
+            except OSError as e:
+                self.error = e
+        if changed:
+            try:
+                _fsync_path(self.journal_folder, os.O_DIRECTORY)
+                self.deleted = True
+            except OSError as e:
+                self.error = self.error or e
 
 
 def _fsync_path(path: Path, flags: int = 0) -> None:
@@ -527,10 +714,9 @@ def restore(relay: Host, journals: Journals, found: list[Found]) -> dict[str, in
     counts = {"resumed": 0, "finished": 0, "ended": 0, "damaged": 0}
     today = relay.clock.today()
     for f in found:
-        end = next((e for e in f.entries[1:] if e.get("kind") == "end"), None)
+        end = next((e for e in reversed(f.entries[1:]) if e.get("kind") == "end"), None)
         if end is not None and end.get("file") is not None:
-            # finished, its log and results written; only the journal's removal was cut off
-            journals.remove(f.code)
+            # finished, its log and results written (its files go at the first commit)
             counts["finished"] += 1
             continue
         try:
@@ -557,6 +743,7 @@ def restore(relay: Host, journals: Journals, found: list[Found]) -> dict[str, in
         else:
             table._after()
             counts["resumed"] += 1
+    journals.after_restore()
     return counts
 
 
@@ -631,15 +818,34 @@ def _set_aside(relay: Host, journals: Journals, f: Found) -> None:
         relay.ranked.return_run(t["ranked_id"])
     aside = journals.folder / "damaged"
     aside.mkdir(exist_ok=True)
-    for suffix in (SUFFIX, SECRET):
-        try:
-            os.replace(journals.folder / f"{f.code}{suffix}", aside / f"{f.code}{suffix}")
-        except OSError:
-            pass
-    try:      # both names moved for good (a power cut must not bring it back to be resumed)
-        _sync_all([], (), (aside, journals.folder))
+    try:
+        if f.legacy:
+            for suffix in (SUFFIX, SECRET):
+                try:
+                    os.replace(journals.folder / f"{f.code}{suffix}", aside / f"{f.code}{suffix}")
+                except FileNotFoundError:
+                    pass
+        else:    # its entries, as a game's own journal (the shared log's copy goes with it)
+            _write_new(aside / f"{f.code}{SUFFIX}",
+                       b"".join(frame(msgpack.packb(e, use_bin_type=True)) for e in f.entries))
+            if f.secret is not None:
+                _write_new(aside / f"{f.code}{SECRET}", pack(f.secret))
+        # both names for good (a power cut must not bring it back to be resumed)
+        for folder in (aside, journals.folder):
+            _fsync_path(folder, os.O_DIRECTORY)
     except OSError as e:
         journals.failed(e)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 __all__ = ["Journals", "Journal", "Found", "restore", "read_entries", "frame"]

@@ -85,6 +85,7 @@ class Relay:
         self._unfinished: list[Callable[[], bool]] = []   # finished games not yet on disk
         self._failed_handlers: set[tuple[str, str]] = set()   # (message, error) logged
         self._found = self.journals.found()
+        self.journals.begin()     # this run's own segment: never one a crash may have torn
         keep_daily, keep_ranked = self.journals.keep_open(self._found, self.clock.today())
         self.daily = DailyStore(self.data_dir / "daily.sqlite3", keep_daily)
         self.ranked = RankedStore(self.data_dir / "ranked.sqlite3", keep_ranked)
@@ -137,6 +138,7 @@ class Relay:
             counts = restore(self, self.journals, found)
             log.warning("resumed from journals: %(resumed)d games; %(finished)d finished, "
                         "%(ended)d ended by the relay, %(damaged)d damaged", counts)
+        self.journals.after_restore()
         self.server = await loop.create_server(lambda: Conn(self), host, port)
         self.port = self.server.sockets[0].getsockname()[1]
         self._net_timer = loop.call_later(self.limits.housekeeping, self._net_housekeeping)
@@ -275,6 +277,10 @@ class Relay:
     def seal(self) -> None:
         self.signer.seal()
 
+    def write_journal(self) -> None:
+        self.signer.seal()
+        self.journals.write_out()
+
     def _seal_soon(self) -> None:
         """A batch of records opened: it is signed (and its moves sent) once this pass of
         the event loop is done, or as soon as anything else is to be sent."""
@@ -290,6 +296,7 @@ class Relay:
 
     def _flush(self) -> None:
         self.signer.seal()             # its moves join this flush
+        self.journals.write_out()      # journaled (handed to the system) before anyone sees them
         self._flushing = False
         conns, self._to_flush = self._to_flush, []
         for c in conns:

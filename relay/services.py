@@ -75,6 +75,11 @@ class ConnectionHost(Protocol[C_contra]):
         a connection whose frames start waiting is appended to it, once."""
         ...
 
+    def write_journal(self) -> None:
+        """Everything made so far is signed and journaled (handed to the system): called
+        before a connection's frames are written outside the loop's own flush."""
+        ...
+
     @property
     def sealing(self) -> bool:
         """Records wait for their batch signature (``seal`` before anything else is sent,

@@ -139,17 +139,53 @@ def drawn_overflows(app, shot, *label) -> list[tuple]:
             if width > max_width + 1 or px < theme.MIN_READABLE_PX]
 
 
+def next_move(state) -> dict | None:
+    """The move a test's player makes now: roll, or write the first box core allows (a
+    joker can rule out every box but one, and a refused write would only be sent again
+    until the turn's clock wrote for the seat); None once the game is over."""
+    from bonanza.core.game import allowed
+    if state is None or state.over:
+        return None
+    if state.dice is None:
+        return {"type": "roll", "hold": [False] * 5}
+    return {"type": "write", "box": allowed(state)[0]}
+
+
 def play_own_turn(app, table) -> None:
-    """One action of the seat at ``table`` whose turn it is: roll, or write the first free
-    box (confirmed when the sheet asks again)."""
+    """One action of the seat at ``table`` whose turn it is: roll, or write the first box
+    the rules allow (confirmed when the sheet asks again)."""
     from bonanza.client.actions import Action
     st = table.state
-    if st is None or st.over or not table.my_turn():
+    if not table.my_turn():
         return
-    if st.dice is None:
+    move = next_move(st)
+    if move is None:
+        return
+    if move["type"] == "roll":
         app.dispatch(Action("roll"))
         return
-    box = st.sheets[st.active].free_boxes()[0]
-    app.dispatch(Action("box", box))
+    app.dispatch(Action("box", move["box"]))
     if table.input.pending:
-        app.dispatch(Action("box", box))
+        app.dispatch(Action("box", move["box"]))
+
+
+def seat_player(conn) -> Callable[[], None]:
+    """A step (for ``step_until``'s ``others``) that plays ``conn``'s seat, a
+    ``RelayConnection``: it reads the connection's messages and, on the seat's turn,
+    sends ``next_move`` once per state, the next only when the relay's record of it has
+    moved the game on.  A refusal fails the test at once (a legal move is never refused;
+    sending again would only drain the connection's rate bucket while the clock runs)."""
+    sent_at = [-1]
+
+    def step() -> None:
+        for msg in conn.poll():
+            if msg.get("type") == "error":
+                raise AssertionError(f"the relay refused the seat's move: {msg}")
+        st = conn.state
+        if st is None or not conn.client.my_turn or conn.client.seq != st.seq or sent_at[0] == st.seq:
+            return
+        move = next_move(st)
+        if move is not None:
+            sent_at[0] = st.seq
+            conn.send(move)
+    return step

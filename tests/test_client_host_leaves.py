@@ -74,10 +74,7 @@ def test_closing_the_hosts_window_mid_game_leaves_the_table_playing(data_dirs, a
             seen_host_gone = seen_host_gone or (host is not None and not host["connected"])
             st = guest.state
             if st is not None and not st.over and st.active == guest.seat:
-                if st.dice is None:
-                    guest.send({"type": "roll", "hold": [False] * 5})
-                else:
-                    guest.send({"type": "write", "box": st.sheets[guest.seat].free_boxes()[0]})
+                guest.send(pilot.next_move(st))
                 seq = st.seq
                 pilot.wait_until(lambda: guest.state.seq != seq or guest.end is not None, 10,
                                  what="the guest's move", others=[guest.poll])

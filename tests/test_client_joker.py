@@ -171,3 +171,46 @@ def test_joker_forces_its_box_and_pays_the_bonus(app, artifacts, monkeypatch):
     app.screenshot(artifacts / "client_joker_bonus.png")       # draws once
     row = [i for i, (kind, k) in enumerate(ROWS) if (kind, k) == ("sum", "joker")][0]
     assert spy.text_in(L.rect(sv.cell_rect(row, 0, 1))) == ["50"]
+
+
+def joker_match():
+    """A solo ``Match`` stopped on a forced joker roll (``find_joker_game``'s seed)."""
+    from bonanza.core.settings import seed_from_text
+    seed_text, turns = find_joker_game()
+    m = Match.create("bonanza", [Seat("Player")], seed_from_text(seed_text), mode="solo")
+    for holds, box in turns:
+        m.roll([False] * 5)
+        for hold in holds:
+            m.roll(hold)
+        if box is not None:
+            m.write(box)
+    return m
+
+
+def test_the_tests_players_write_only_a_box_the_joker_allows():
+    """The pilot's players (the window's own turn and a relay seat) write where core allows:
+    a guest that wrote its last free box was refused on a joker and sent it again every
+    frame, until the relay rate-limited it and the turn's 60 s clock wrote for it
+    (tests/test_client_rematch.py once took 62 s)."""
+    from tests.pilot import next_move, seat_player
+    st = joker_match().state
+    assert st.sheets[0].free_boxes()[0] not in allowed(st)
+    assert st.sheets[0].free_boxes()[-1] not in allowed(st)
+    assert next_move(st) == {"type": "write", "box": allowed(st)[0]}
+
+    class Seat0:         # what seat_player reads of a RelayConnection, here the match's own state
+        state, sent = st, []
+
+        class client:
+            my_turn, seq = True, st.seq
+
+        def poll(self):
+            return []
+
+        def send(self, msg):
+            self.sent.append(msg)
+    conn = Seat0()
+    play = seat_player(conn)
+    for _ in range(5):           # the answer is still on its way: sent once, not each frame
+        play()
+    assert conn.sent == [{"type": "write", "box": allowed(st)[0]}]

@@ -493,3 +493,46 @@ def test_dates_and_run_times_are_shown_in_the_players_language(app, code):
     app.push(DailyScene(app))
     texts = shown_texts(app)
     assert lang.t("daily.date", date=i18n.format_date(app.scene.date, code)) in texts
+
+
+def test_a_list_rows_texts_keep_the_rows_inner_margin(app, artifacts):
+    """The games lists of Verify and Records (history and a board) draw every text inside
+    the row's inner part (``widgets.ROW_INSET``): the date no longer touches the chosen
+    row's ring on the left, nor the state on the right.  Six languages at 960x540."""
+    from bonanza.client import theme, widgets
+    from bonanza.client.scenes import records as R
+    from bonanza.client.scenes import verify as V
+    from bonanza.client.scenes.records import RecordsScene
+    from bonanza.client.scenes.verify import VerifyScene
+    from tests.test_client_scenes import LANGS
+    populate(app)
+    app.apply_window(theme.MIN_WINDOW)
+
+    def rows_of(mod, n):
+        return [app.layout.rect((mod.LIST_X, mod.LIST_Y + i * mod.ROW_H, mod.LIST_W, mod.ROW_H))
+                for i in range(n)]
+
+    def check(where, rows, shot):
+        widgets.TEXT_RECTS.clear()
+        app.draw()
+        if shot:
+            app.screenshot(artifacts / f"client_list_inset_{where}_{code}.png")
+        inner = [widgets.row_inner(app.layout, r).inflate(2, 0) for r in rows]   # a pixel of rounding
+        in_rows = [(t, d) for t, d in widgets.TEXT_RECTS if any(r.contains(d) for r in rows)]
+        assert len(in_rows) >= 3 * len(rows), (where, code, in_rows)
+        bad = [(t, d) for t, d in in_rows if not any(i.left <= d.left and d.right <= i.right for i in inner)]
+        assert not bad, (where, code, bad)
+    for code in LANGS:
+        app.set_language(code)
+        app.push(VerifyScene(app))
+        app.step()
+        check("verify", rows_of(V, V.VISIBLE), True)
+        app.pop()
+        app.push(RecordsScene(app))
+        app.step()
+        check("board", rows_of(R, min(R.VISIBLE, len(app.scene.entries))), False)
+        app.scene.tab = "history"
+        app.scene.reload()
+        app.step()
+        check("history", rows_of(R, R.VISIBLE), True)
+        app.pop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from tests.pilot import step_until
+from tests.pilot import play_own_turn, seat_player, step_until
 
 
 def test_two_clients_play_a_table(data_dirs, artifacts):
@@ -35,28 +35,18 @@ def test_two_clients_play_a_table(data_dirs, artifacts):
         table = app.scene
         assert type(table).__name__ == "TableScene"
         shot = False
+        guest_plays = seat_player(guest)
 
         def play() -> None:
             nonlocal shot
-            guest.poll()
             st = table.state
             if st is not None and not st.over:
                 if table.my_turn():
-                    if st.dice is None:
-                        app.dispatch(Action("roll"))
-                    else:
-                        if not shot:
-                            app.screenshot(artifacts / "client_table_two.png")
-                            shot = True
-                        box = st.sheets[st.active].free_boxes()[0]
-                        app.dispatch(Action("box", box))
-                        if table.input.pending:
-                            app.dispatch(Action("box", box))
-                elif guest.client.my_turn and guest.state is not None and guest.state.seq == st.seq:
-                    if guest.state.dice is None:
-                        guest.send({"type": "roll", "hold": [False] * 5})
-                    else:
-                        guest.send({"type": "write", "box": guest.state.sheets[guest.seat].free_boxes()[-1]})
+                    if st.dice is not None and not shot:
+                        app.screenshot(artifacts / "client_table_two.png")
+                        shot = True
+                    play_own_turn(app, table)
+            guest_plays()
         step_until(app, lambda: type(app.scene).__name__ != "TableScene", 120, what="the game's end",
                    others=[play])
         assert type(app.scene).__name__ == "ResultsScene"

@@ -425,6 +425,7 @@ _REGISTER_ALLOWED = {
     ("pt-PT", "daily.relay.explain"),   # "a sua impressão digital": the relay's fingerprint
     ("pt-PT", "table.clock_plays"),     # "joga no seu lugar": in that player's place
     ("nl", "practice.undo"),            # "Ongedaan (U)": the U key, not the pronoun
+    ("nl", "game.controls_undo"),       # "U ongedaan maken": the U key again
 }
 
 

@@ -95,7 +95,7 @@ def test_a_full_disk_still_ends_the_game_refuses_daily_and_ranked_then_catches_u
                 db.close()
             assert row == (ana.state.total(0), logs[0].name)
             # the log is the record once it is durable (the next group commit syncs it)
-            await eventually(lambda: not list((data / "journal").glob("*.journal")), 20)
+            await eventually(lambda: not relay.journals.open, 20)
             await ben.ranked_play("Ben")                           # taken again
             await ana.close()
             await ben.close()

@@ -37,7 +37,7 @@ from ..relay_notes import (
     note_relay_key,
     relay_key_line,
 )
-from ..widgets import draw_text, draw_wrapped, shadowed_panel
+from ..widgets import ROW_INSET, draw_text, draw_wrapped, shadowed_panel
 from .base import Scene
 
 BOARD_ROWS = 8
@@ -341,13 +341,13 @@ class DailyRelayScene(Scene):
             if me:
                 pygame.draw.rect(surface, theme.ACTIVE_COL, L.rect((680, y - 1, 520, 32)), border_radius=L.px(6))
             color = theme.PENDING if row["place"] == 1 else theme.INK_SOFT
-            draw_text(surface, self.tn("results.place_n", row["place"]), L.rect((690, y, 70, 30)), L.font_px(20),
-                      color, bold=True)
+            draw_text(surface, self.tn("results.place_n", row["place"]), L.rect((680 + ROW_INSET, y, 70, 30)),
+                      L.font_px(20), color, bold=True)
             name = row["name"] + (f" {self.t('lobby.you')}" if me else "")
             draw_text(surface, " · ".join([name] + self.row_marks(row, places)),
                       L.rect((766, y, 320, 30)), L.font_px(19), theme.INK, bold=me)
-            draw_text(surface, str(row["score"]), L.rect((1090, y, 100, 30)), L.font_px(20), theme.INK, bold=True,
-                      align="right")
+            draw_text(surface, str(row["score"]), L.rect((1200 - ROW_INSET - 100, y, 100, 30)), L.font_px(20),
+                      theme.INK, bold=True, align="right")
 
     def row_marks(self, row: dict, places: list) -> list[str]:
         """What the board says beside a name: a shared place, a game given up (ranked

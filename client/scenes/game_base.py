@@ -33,6 +33,10 @@ from ..widgets import Celebration, ProgressBar, draw_text, draw_wrapped, shadowe
 from .base import Scene
 
 EXPLAINED_ON_CLICK = ("box_filled", "joker_forces_box")
+# The key hints of actions a play screen offers only at times, each named in the footer
+# while the scene says it is enabled: (action, keyboard hint, controller hint).
+OPTIONAL_HINTS = ((A.UNDO, "game.controls_undo", "game.controls_pad_undo"),
+                  (A.MUTE, "table.controls_mute", "table.controls_pad_mute"))
 
 
 def verdict_options(advice, limit: int = 3) -> list[tuple]:
@@ -243,6 +247,8 @@ class GameScene(Scene):
     def enabled(self, action: Action) -> bool:
         n = action.name
         st = self.state
+        if n in (A.UNDO, A.MUTE):
+            return False        # only a screen that offers them says yes (practice, a table)
         if self.dialog is not None and n in (A.ROLL, A.TOGGLE_DIE, A.BOX, A.TOGGLE_HINTS, A.TOGGLE_SPLITS):
             return False
         # The rules are core's (check_*); the scene adds only what the screen knows:
@@ -716,9 +722,17 @@ class GameScene(Scene):
         top = self.pip_y + 40
         return layout.rect((self.cx - self.half_wide, top, 2 * self.half_wide, 542 - top))
 
+    def footer_text(self) -> str:
+        """The key hints: the play keys, then each optional action while it is enabled."""
+        pad = self.app.input_kind == "controller"
+        parts = [self.t("game.controls_pad" if pad else "game.controls")]
+        parts += [self.t(pad_key if pad else key) for name, key, pad_key in OPTIONAL_HINTS
+                  if self.enabled(Action(name))]
+        return " · ".join(parts)
+
     def draw_footer(self, surface) -> None:
         L = self.layout
-        text = self.t("game.controls_pad" if self.app.input_kind == "controller" else "game.controls")
+        text = self.footer_text()
         rect = L.rect((self.cx - self.half_wide, 562, 2 * self.half_wide, 30))
         px = L.font_px(16)
         parts = text.split(" · ")

@@ -23,7 +23,7 @@ from .. import actions as A
 from .. import fonts, lang, theme
 from ..actions import Action
 from ..texts import game_date, verdict_text
-from ..widgets import draw_text, draw_wrapped, fit_columns, list_row_back, shadowed_panel
+from ..widgets import ROW_INSET, draw_text, draw_wrapped, fit_columns, list_row_back, row_inner, shadowed_panel
 from .base import Scene
 
 CATEGORIES = ("random", "seeded", "daily", "relay", "table")
@@ -35,8 +35,9 @@ VISIBLE = 10
 # the list (design units)
 LIST_X, LIST_W = 560, 660
 LIST_Y, ROW_H = 226, 36
-COLS_BOARD = ((0, 30, "right"), (34, 110, "right"), (150, 116, "right"), (272, 226, "center"),
-              (504, 150, "center"))                      # #, score, time, seed, date
+# #, score, time, seed, date (from the row's inner left edge: LIST_X + ROW_INSET)
+COLS_BOARD = ((0, 30, "right"), (34, 110, "right"), (150, 116, "right"), (272, 216, "center"),
+              (494, 146, "center"))
 # the history's columns are as wide as their words (``fit_columns``); only their alignment is fixed
 HISTORY_ALIGN = ("left", "left", "left", "right", "right", "right")  # date, board, ruleset, score, time, status
 HISTORY_GAP = 14        # design units between two of its columns
@@ -650,7 +651,7 @@ class RecordsScene(Scene):
             for j, text in enumerate(cells):
                 needs[j] = max(needs[j], fonts.text_width(text, L.font_px(style[j][0]), style[j][1]))
                 least[j] = max(least[j], fonts.text_width(text, small, style[j][1]))
-        box = L.rect((LIST_X, 0, LIST_W, 0))
+        box = row_inner(L, L.rect((LIST_X, 0, LIST_W, 0)))
         place = [(x, w, align) for (x, w), align
                  in zip(fit_columns(needs, box.x, box.w, L.px(HISTORY_GAP), least), HISTORY_ALIGN)]
         sizes = [min((fonts.fit_size(cells[j], L.font_px(style[j][0]), place[j][1], style[j][1])
@@ -676,8 +677,8 @@ class RecordsScene(Scene):
                      self.t("game.score"), self.t("game.time"), self.t("history.status"))
         rows = [self.row_cells(idx, rec, rs) for idx, rec in enumerate(self.entries)]
         if rs:
-            place = [(L.rect((LIST_X + x, 0, w, 0)).x, L.rect((LIST_X + x, 0, w, 0)).w, align)
-                     for x, w, align in COLS_BOARD]
+            cols = [(L.rect((LIST_X + ROW_INSET + x, 0, w, 0)), align) for x, w, align in COLS_BOARD]
+            place = [(r.x, r.w, align) for r, align in cols]
             sizes: list[int | None] = [None] * len(heads)      # a board's cells fit one by one
         else:
             place, fitted = self.history_columns(heads, rows)

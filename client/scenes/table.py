@@ -35,6 +35,10 @@ URGENT_SECONDS = 10
 # as they would be locally, where a move is made before the next key is read.
 QUEUED = frozenset((A.ROLL, A.TOGGLE_DIE, A.BOX, A.CONFIRM, A.UP, A.DOWN, A.LEFT, A.RIGHT,
                     A.PREV, A.NEXT, A.FIRST, A.LAST))
+# While the mute cursor is over the names (M, a pad's right-stick click), these move it,
+# mute or unmute the player it is on, or put it away; nothing else changes meaning.
+MUTE_CURSOR = {A.LEFT: -1, A.UP: -1, A.PREV: -1, A.RIGHT: 1, A.DOWN: 1, A.NEXT: 1,
+               A.CONFIRM: 0, A.CANCEL: None}
 
 
 class TableScene(GameScene):
@@ -87,6 +91,7 @@ class TableScene(GameScene):
         # another seat's name mutes its reactions (docs/protocol.md, react)
         self.reactions = Reactions()
         self._mute_told = False
+        self.mute_cursor: int | None = None     # the seat whose name the keys' mute cursor is on
         # the band under the key hints holds three rows in a 720-unit window: Hints and
         # Leave, the reactions, the fingerprint, which keeps a margin to the window's edge
         for id in ("hints", "give_up"):
@@ -215,6 +220,10 @@ class TableScene(GameScene):
             return self.reacts() and self.conn.status == "connected"
         if action.name == A.PRESS and str(action.arg).startswith("mute:"):
             return self.dialog is None
+        if action.name == A.MUTE:
+            return self.can_mute()
+        if self.mute_cursor is not None and action.name in MUTE_CURSOR:
+            return True
         if self.awaiting and action.name in QUEUED and self.dialog is None:
             return True         # it waits for the answer (``handle``), then is judged
         return super().enabled(action)
@@ -334,6 +343,18 @@ class TableScene(GameScene):
         if action.name == A.REACT:
             self.react(action.arg)
             return
+        if action.name == A.MUTE:
+            self.mute_cursor = self.next_muteable(0) if self.mute_cursor is None else None
+            return
+        if self.mute_cursor is not None and action.name in MUTE_CURSOR:
+            step = MUTE_CURSOR[action.name]
+            if step is None:
+                self.mute_cursor = None
+            elif step == 0:
+                self.toggle_mute(self.mute_cursor)
+            else:
+                self.mute_cursor = self.next_muteable(step)
+            return
         if self.awaiting and action.name in QUEUED and self.dialog is None:
             self.queued.append(action)
             return
@@ -379,6 +400,8 @@ class TableScene(GameScene):
         return max(0.0, rem - max(0.0, self.app.now - at - wait))
 
     def update(self, dt):
+        if self.mute_cursor is not None and not self.can_mute():
+            self.mute_cursor = None      # a dialog, the reveal's replay or the end took over
         msgs = self.conn.poll()
         if msgs:
             self.app.dirty = True      # a move, a hold, a status: redraw even at the idle rate
@@ -466,7 +489,8 @@ class TableScene(GameScene):
             return
         if shown[0] != self.conn.seat and not self._mute_told:
             self._mute_told = True      # once: how to quiet someone
-            self.app.show(self.t("table.reactions_mute_hint"), "info", 4.0)
+            self.app.show(self.t("table.reactions_mute_hint_pad" if self.app.input_kind == "controller"
+                                 else "table.reactions_mute_hint"), "info", 4.0)
 
     def draw_reactions(self, surface) -> None:
         """Each shown reaction in a bubble under its player's name, in the seat's colour."""
@@ -513,6 +537,7 @@ class TableScene(GameScene):
         if self.state is not None and self.dialog is None:
             self.draw_marks_legend(surface)
             self.draw_reactions(surface)
+            self.draw_mute_cursor(surface)
 
     def announce_auto(self, mv: dict) -> None:
         """Time ran out: every screen says what the clock wrote, for whom, and the box is marked."""
@@ -756,6 +781,35 @@ class TableScene(GameScene):
             self.app.show(self.t("refusal.reacting_too_fast"), "info", 2.0)
             return
         self.conn.send({"type": "react", "emote": REACTIONS[i]})
+
+    def can_mute(self) -> bool:
+        """The keys' way to mute: while reactions are on and nothing else is asked."""
+        return self.reacts() and self.dialog is None and not self.replaying()
+
+    def next_muteable(self, step: int) -> int:
+        """The other seat ``step`` names along from the cursor (0: the first after this
+        seat), in table order and round again."""
+        n = len(self.state.setup.seats)
+        mine = self.conn.seat if self.conn.seat is not None else -1
+        others = [(mine + k) % n for k in range(1, n + 1) if (mine + k) % n != mine]
+        if self.mute_cursor not in others or step == 0:
+            return others[0]
+        return others[(others.index(self.mute_cursor) + step) % len(others)]
+
+    def draw_mute_cursor(self, surface) -> None:
+        """A ring round the name the cursor is on (the same name a click mutes)."""
+        if self.mute_cursor is None:
+            return
+        L = self.layout
+        r = L.rect(self.sheet_view.header_rect(self.mute_cursor, len(self.state.setup.seats)))
+        pygame.draw.rect(surface, theme.SELECT, r.inflate(L.px(4), L.px(4)), max(2, L.px(3)),
+                         border_radius=L.px(6))
+
+    def footer_text(self) -> str:
+        if self.mute_cursor is None:
+            return super().footer_text()
+        return self.t("table.mute_controls_pad" if self.app.input_kind == "controller"
+                      else "table.mute_controls")
 
     def toggle_mute(self, seat: int) -> None:
         names = self.state.setup.seats

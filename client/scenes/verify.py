@@ -17,16 +17,17 @@ from .. import actions as A
 from .. import theme
 from ..actions import Action
 from ..texts import game_date, verdict_text
-from ..widgets import draw_text, list_row_back, shadowed_panel
+from ..widgets import ROW_INSET, draw_text, list_row_back, shadowed_panel
 from .base import Scene
 
 GAMES = 200           # the newest saved games listed
 VISIBLE = 6
 LIST_X, LIST_W = 260, 760
 LIST_Y, ROW_H = 358, 34
-# date, board, ruleset, score, time, status (design units, from LIST_X)
-COLS = ((0, 150, "left"), (156, 160, "left"), (322, 100, "left"), (428, 60, "right"),
-        (494, 100, "right"), (604, 156, "right"))
+# date, board, ruleset, score, time, status (design units, from the row's inner left edge:
+# LIST_X + ROW_INSET, across LIST_W - 2 * ROW_INSET)
+COLS = ((0, 150, "left"), (156, 150, "left"), (312, 100, "left"), (418, 60, "right"),
+        (484, 100, "right"), (590, 150, "right"))
 
 
 class VerifyScene(Scene):
@@ -205,7 +206,7 @@ class VerifyScene(Scene):
                      format_duration(rec.duration_ms), self.t(f"history.status.{rec.status}"))
             for j, ((x, w, align), text) in enumerate(zip(COLS, cells)):
                 stopped = j == 5 and not rec.finished
-                draw_text(surface, text, L.rect((LIST_X + x, LIST_Y + i * ROW_H + 2, w, ROW_H - 4)),
+                draw_text(surface, text, L.rect((LIST_X + ROW_INSET + x, LIST_Y + i * ROW_H + 2, w, ROW_H - 4)),
                           L.font_px(17), theme.BAD if stopped else theme.INK,
                           bold=j == 3 or stopped, align=align)
         if len(self.games) > VISIBLE:
