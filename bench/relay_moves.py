@@ -73,9 +73,14 @@ def feed(conn, msg: dict) -> None:
     conn.data_received(encode_frame(msg))
 
 
-async def settle() -> None:
-    for _ in range(3):
-        await asyncio.sleep(0)
+async def settle(tables: list) -> None:
+    """Until every game has started (a journaled one once its journal is on disk)."""
+    for _ in range(1000):
+        if all(conns[0].slot.table.match is not None and not conns[0].slot.table.starting
+               for conns in tables):
+            return
+        await asyncio.sleep(0.01)
+    raise SystemExit("the games did not start")
 
 
 async def open_tables(relay: Relay, n: int) -> list[list]:
@@ -94,7 +99,7 @@ async def open_tables(relay: Relay, n: int) -> list[list]:
                      "contribution": os.urandom(32)})
         feed(conns[0], {"type": "start"})
         tables.append(conns)
-    await settle()
+    await settle(tables)
     return tables
 
 
@@ -142,6 +147,9 @@ async def drive(relay: Relay, tables: int, moves: int) -> tuple[float, int, list
         await asyncio.sleep(0)     # the pass ends: the batch is signed, the frames flushed
         cpu += clock() - t0
         made += len(frames)
+    seqs = sum(conns[0].slot.table.match.state.seq for conns in games)
+    if made != seqs + sum(len(moves) for _, moves in done_moves):
+        raise SystemExit("the relay refused some of the moves")
     return cpu, made, done_moves
 
 
