@@ -143,9 +143,12 @@ class Journal:
         segment: the game as it is, readable without any older segment."""
         book = self.book
         self.first = book.segment
+        records = self.records()
         book.append_secret(pack(self.secret))
-        book.append(pack(self.table))
-        for rec in self.records():
+        # ``moves``: how many records follow; a copy cut short (a power cut) never
+        # replaces the entries it restates
+        book.append(pack(dict(self.table, moves=len(records))))
+        for rec in records:
             book.append(move_entry(self.game, rec))
         if self.end is not None:
             book.append(pack(self.end))
@@ -299,12 +302,17 @@ class Journals:
     def opened(self, table: Table) -> Journal:
         """The game's journal: its table entry and secrets are in the next commit, the
         one ``started`` waits for."""
+        return self.start(table.code, table_entry(table),
+                          {"seed": table.seed, "tokens": [s.token for s in table.slots]},
+                          lambda: table.started_match.log.encoded)
+
+    def start(self, code: str, table: dict, secret: dict,
+              records: Callable[[], Sequence[bytes]]) -> Journal:
+        """A game's journal from its table entry, its secrets and (for a snapshot) a way
+        to read its records' logged bytes so far."""
         game = self.next_game
         self.next_game += 1
-        j = Journal(self, game, table.code, table_entry(table),
-                    {"seed": table.seed, "tokens": [s.token for s in table.slots]},
-                    lambda: table.started_match.log.encoded)
-        self.open[game] = j
+        j = self.open[game] = Journal(self, game, code, table, secret, records)
         self.append_secret(pack(j.secret))
         self.append(pack(j.table))
         return j
@@ -494,6 +502,8 @@ class Journals:
                 self.old += [path, path.with_suffix(SECRET)]
         segments = sorted(p for p in self.folder.glob(f"*{WAL}") if _segment_no(p) is not None)
         games: dict[int, Found] = {}
+        # a game written again, not yet whole: (the copy, records still to come, its segment)
+        copies: dict[int, tuple[Found, int, int]] = {}
         secrets: dict[int, dict] = {}
         for path in segments:
             n = _segment_no(path)
@@ -521,10 +531,19 @@ class Journals:
                 if type(game) is not int:
                     continue
                 self.next_game = max(self.next_game, game + 1)
-                if entry.get("kind") == "table":       # a game's start, or its snapshot
-                    games[game] = Found(str(entry.get("code")), [entry], None, table=entry)
+                if game in copies and copies[game][2] != n:
+                    del copies[game]      # cut short by its segment's torn tail: never used
+                if entry.get("kind") == "table":       # a game's start, or a copy of it
+                    copies[game] = (Found(str(entry.get("code")), [entry], None, table=entry),
+                                    entry.get("moves") or 0, n)
+                elif game in copies:
+                    copy, left, _ = copies[game]
+                    copy.entries.append(entry)
+                    copies[game] = (copy, left - (entry.get("kind") == "move"), n)
                 elif game in games:
                     games[game].entries.append(entry)
+                if game in copies and copies[game][1] <= 0:    # whole: it is the game now
+                    games[game] = copies.pop(game)[0]
         for game, f in games.items():
             kept_secret = secrets.get(game)
             f.secret = None if kept_secret is None else \
