@@ -18,6 +18,20 @@ def step_id(game) -> str | None:
     return game.guide.step.id if game.guide.active else None
 
 
+def take_step(app, step, explained) -> None:
+    """Make the move ``step`` waits for by keyboard, or on a step that only explains, go on
+    with ``explained`` (Enter, or a click on Next)."""
+    if step.id in ("roll", "reroll"):
+        key(app, pygame.K_r)
+    elif step.id == "hold":
+        key(app, pygame.K_1)
+    elif step.id == "write":
+        key(app, pygame.K_RETURN)
+        key(app, pygame.K_RETURN)
+    else:
+        explained()
+
+
 def test_the_guided_game_can_be_completed_by_keyboard_alone(app):
     title = app.scene
     assert type(title).__name__ == "TitleScene" and title.widget("guided") is not None
@@ -92,15 +106,7 @@ def test_every_step_of_the_guide_at_960x540(data_dirs, artifacts, code):
             assert not overflows(app), step.id
             app.screenshot(artifacts / f"client_guided_{step.id}_{code}.png")
             shots.append(step.id)
-            if step.id in ("roll", "reroll"):
-                key(app, pygame.K_r)
-            elif step.id == "hold":
-                key(app, pygame.K_1)
-            elif step.id == "write":
-                key(app, pygame.K_RETURN)
-                key(app, pygame.K_RETURN)
-            else:
-                click(app, "guide_next")          # the mouse's way on
+            take_step(app, step, lambda: click(app, "guide_next"))     # the mouse's way on
         assert shots == [s.id for s in STEPS] and not game.guide.active
 
 
@@ -131,14 +137,6 @@ def test_the_guides_card_covers_no_button_and_nothing_it_points_at(data_dirs, ar
                 assert app.screen.get_rect().contains(card), (code, size, step.id)
                 shot = artifacts / f"client_guided_card_{step.id}_{code}_{size[0]}.png"
                 problems += drawn_overflows(app, shot, code, size, step.id)
-                if step.id in ("roll", "reroll"):
-                    key(app, pygame.K_r)
-                elif step.id == "hold":
-                    key(app, pygame.K_1)
-                elif step.id == "write":
-                    key(app, pygame.K_RETURN)
-                    key(app, pygame.K_RETURN)
-                else:
-                    key(app, pygame.K_RETURN)
+                take_step(app, step, lambda: key(app, pygame.K_RETURN))
             assert not game.guide.active
     assert not problems, "\n".join(map(str, problems[:40]))
