@@ -95,10 +95,11 @@ class Guide:
         return (x - 4, y - 4, w + 8, h + 8)
 
     def card_rect(self, scene: Any) -> tuple[float, float, float, float]:
-        """Beside what is ringed: over the sheet's foot while the right column is shown,
-        over the right column's foot while the sheet is."""
+        """Beside what is ringed and over no button: over the sheet's foot while the right
+        column is shown; while the sheet is, beside it, between the rolls left and the key
+        hints (``beside_sheet``; it was over Hints and Menu)."""
         if self.step.target == "sheet":
-            return (scene.cx - scene.half_wide, 540, 2 * scene.half_wide, 166)
+            return scene.beside_sheet()
         return (30, 500, 428, 206)
 
     def draw(self, surface: pygame.Surface, scene: Any) -> None:

@@ -18,6 +18,20 @@ def step_id(game) -> str | None:
     return game.guide.step.id if game.guide.active else None
 
 
+def take_step(app, step, explained) -> None:
+    """Make the move ``step`` waits for by keyboard, or on a step that only explains, go on
+    with ``explained`` (Enter, or a click on Next)."""
+    if step.id in ("roll", "reroll"):
+        key(app, pygame.K_r)
+    elif step.id == "hold":
+        key(app, pygame.K_1)
+    elif step.id == "write":
+        key(app, pygame.K_RETURN)
+        key(app, pygame.K_RETURN)
+    else:
+        explained()
+
+
 def test_the_guided_game_can_be_completed_by_keyboard_alone(app):
     title = app.scene
     assert type(title).__name__ == "TitleScene" and title.widget("guided") is not None
@@ -92,13 +106,37 @@ def test_every_step_of_the_guide_at_960x540(data_dirs, artifacts, code):
             assert not overflows(app), step.id
             app.screenshot(artifacts / f"client_guided_{step.id}_{code}.png")
             shots.append(step.id)
-            if step.id in ("roll", "reroll"):
-                key(app, pygame.K_r)
-            elif step.id == "hold":
-                key(app, pygame.K_1)
-            elif step.id == "write":
-                key(app, pygame.K_RETURN)
-                key(app, pygame.K_RETURN)
-            else:
-                click(app, "guide_next")          # the mouse's way on
+            take_step(app, step, lambda: click(app, "guide_next"))     # the mouse's way on
         assert shots == [s.id for s in STEPS] and not game.guide.active
+
+
+@pytest.mark.parametrize("size", [SMALL, (1920, 1080)])
+def test_the_guides_card_covers_no_button_and_nothing_it_points_at(data_dirs, artifacts, size):
+    """On every step, in six languages: the card overlaps no button on the screen (Hints and
+    Menu were under it while the sheet was ringed), not the part it rings, and no die; its
+    texts fit."""
+    from bonanza.client.i18n import LANGUAGES
+    from tests.pilot import drawn_overflows
+    problems = []
+    with window(data_dirs["data"], advisor=True, size=size) as app:
+        app.advisor_loader("bonanza").result()
+        for code in LANGUAGES:
+            lang.set_language(code)
+            app.to_title()
+            game = app.open("guided_game")
+            for step in STEPS:
+                app.step()
+                assert step_id(game) == step.id
+                L = app.layout
+                card = L.rect(game.guide.card_rect(game))
+                covered = {f"button {w.id}": w.screen_rect(L) for w in game.widgets if game.visible(w)}
+                covered[f"ringed {step.target}"] = L.rect(game.guide.target_rect(game))
+                covered.update({f"die {i}": L.rect(game.dice_view.die_rect(i)) for i in range(5)})
+                hit = [name for name, rect in covered.items() if card.colliderect(rect)]
+                assert not hit, (code, size, step.id, hit)
+                assert app.screen.get_rect().contains(card), (code, size, step.id)
+                shot = artifacts / f"client_guided_card_{step.id}_{code}_{size[0]}.png"
+                problems += drawn_overflows(app, shot, code, size, step.id)
+                take_step(app, step, lambda: key(app, pygame.K_RETURN))
+            assert not game.guide.active
+    assert not problems, "\n".join(map(str, problems[:40]))

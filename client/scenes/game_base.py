@@ -716,11 +716,15 @@ class GameScene(Scene):
             return self.t("game.advisor.write_scratch", box=box, score=score)
         return self.t("game.advisor.write", box=box, points=opt[2], score=score)
 
-    def toast_area(self, layout):
-        """Beside the sheet, between the rolls left and the key hints: a toast ("Roll the dice
-        first.") covers neither the sheet, the dice, the key-hint line nor the buttons."""
+    def beside_sheet(self) -> tuple[float, float, float, float]:
+        """Beside the sheet, between the rolls left and the key hints (design units): what
+        goes here covers neither the sheet, the dice, the key-hint line nor a button."""
         top = self.pip_y + 40
-        return layout.rect((self.cx - self.half_wide, top, 2 * self.half_wide, 542 - top))
+        return (self.cx - self.half_wide, top, 2 * self.half_wide, 542 - top)
+
+    def toast_area(self, layout):
+        """A toast ("Roll the dice first.") goes beside the sheet."""
+        return layout.rect(self.beside_sheet())
 
     def footer_text(self) -> str:
         """The key hints: the play keys, then each optional action while it is enabled."""
