@@ -260,14 +260,15 @@ def check_write(state: GameState, seat: Any, box: Any) -> Refusal | None:
     refusal = _turn(state, seat)
     if refusal is not None:
         return refusal
-    if type(box) is not str or box not in state.ruleset.layout.index:
+    ruleset = state.ruleset
+    if type(box) is not str or box not in ruleset.layout.index:
         return _refuse("unknown_box", f"unknown box {repr(box)[:40]}")
     if state.dice is None:
         return _refuse("must_roll_first", "roll the dice first")
     sheet = state.sheets[seat]
     if not sheet.is_free(box):
         return _refuse("box_filled", f"the box {box} is already filled")
-    why = joker_refusal(state.ruleset, sheet, state.dice, box)
+    why = joker_refusal(ruleset, sheet, state.dice, box)
     if why:
         return _refuse("joker_forces_box", why)
     return None

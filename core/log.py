@@ -53,7 +53,8 @@ class LogError(Exception):
 
 
 def pack(obj: object) -> bytes:
-    return msgpack.packb(obj, use_bin_type=True)
+    """``msgpack.packb(obj, use_bin_type=True)``, without a new Packer per call."""
+    return _pack(obj)
 
 
 def chain_next(previous: bytes, record: Mapping[str, object]) -> bytes:
@@ -126,7 +127,9 @@ def end_record(state: GameState, reveal: Reveal, previous_chain: bytes,
     return rec
 
 
-_pack: Callable[[object], bytes] = msgpack.Packer(use_bin_type=True).pack   # ``pack`` without a Packer per call
+# One Packer, shared: for the builtin types packed here it never lets go of the GIL
+# mid-pack (so threads never interleave in it), and it resets itself after an error.
+_pack: Callable[[object], bytes] = msgpack.Packer(use_bin_type=True).pack
 _unpackb = msgpack.unpackb
 _sha256 = hashlib.sha256
 _CHAIN_KEY = _pack("chain")

@@ -100,21 +100,31 @@ def merkle(leaves: Sequence[bytes]) -> tuple[bytes, list[list[bytes]]]:
     """The root over ``leaves`` (leaf hashes) and each leaf's inclusion path, leaf to root
     (RFC 9162 2.1.1 and 2.1.3.1).  Built a level at a time, pairing neighbours and lifting
     a last odd node as it is: the same tree as the RFC's split at the largest power of two
-    below the size."""
-    paths: list[list[bytes]] = [[] for _ in leaves]
+    below the size.  A leaf's path is then its node's sibling on each level, where it has
+    one (a lifted node has none on that level)."""
     level = list(leaves)
-    at = list(range(len(leaves)))       # each leaf's node in the level
+    levels = [level]
     while len(level) > 1:
-        for leaf, i in enumerate(at):
-            sibling = i ^ 1
-            if sibling < len(level):
-                paths[leaf].append(level[sibling])
-            at[leaf] = i >> 1
-        up = [node_hash(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        up = [_sha256(b"\x01" + level[i] + level[i + 1]).digest()    # node_hash
+              for i in range(0, len(level) - 1, 2)]
         if len(level) & 1:
             up.append(level[-1])
+        levels.append(up)
         level = up
+    below = levels[:-1]
+    paths = []
+    for leaf in range(len(leaves)):
+        path = []
+        for lv in below:
+            sibling = leaf ^ 1
+            if sibling < len(lv):
+                path.append(lv[sibling])
+            leaf >>= 1
+        paths.append(path)
     return level[0], paths
+
+
+_sha256 = hashlib.sha256
 
 
 def batch_root(chain: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:
@@ -203,7 +213,7 @@ class BatchSigner(Signer):
             chain, sealed = waiting[0]
             sealed(self.sign_record(chain), None)
             return
-        root, paths = merkle([leaf_hash(chain) for chain, _ in waiting])
+        root, paths = merkle([_sha256(b"\x00" + chain).digest() for chain, _ in waiting])  # leaf_hash
         sig = self.sign(batch_message(n, root))
         for i, (_, sealed) in enumerate(waiting):
             sealed(sig, [i, n, paths[i]])

@@ -8,7 +8,7 @@ and the client does not import the relay's package to speak to it.
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, Callable
 
 import msgpack
 
@@ -31,8 +31,13 @@ class FrameError(Exception):
 
 def encode_frame(msg: Any) -> bytes:
     """One frame.  Any msgpack value packs (tests send bad frames); peers send maps."""
-    body = msgpack.packb(msg, use_bin_type=True)
+    body = _pack(msg)
     return LENGTH.pack(len(body)) + body
+
+
+# ``msgpack.packb(msg, use_bin_type=True)`` without a new Packer per frame (one Packer is
+# safe to share: see ``core.log``)
+_pack: Callable[[object], bytes] = msgpack.Packer(use_bin_type=True).pack
 
 
 def decode_message(body: bytes, max_len: int) -> dict[str, Any]:

@@ -392,7 +392,9 @@ class Table:
 
     def _new_turn(self) -> bool:
         """Set up the clock when the turn changed; True when it did."""
-        match = self.started_match
+        match = self.match
+        if match is None:                # not started: no clock yet
+            return False
         if self.rounds is not None or match.rounds:   # each seat's clock is in its round
             self._rounds()
             return False
@@ -424,7 +426,9 @@ class Table:
 
     def _after(self) -> None:
         """Start the bot's turn when a bot is to play (or the round, in rounds)."""
-        match = self.started_match
+        match = self.match
+        if match is None:
+            return
         if self.rounds is not None or match.rounds:
             rounds = self._rounds()
             if rounds is not None:

@@ -77,6 +77,13 @@ def test_replay_gives_the_live_states_and_hashes(n, data):
     assert replayed == live
     for s in live:  # the cached-parts hash is the documented one (docs/log-format.md)
         assert s.state_hash() == hashlib.sha256(msgpack.packb(s.canonical())).digest()[:16]
+    # hashed as each state is made (a match, the relay, verify): a roll starts from the
+    # head hash its state before kept, and the hash is still the documented one
+    state = new_game(setup)
+    state.state_hash()
+    for m, expected in zip(moves, live[1:]):
+        state = apply(state, m)
+        assert state.state_hash() == hashlib.sha256(msgpack.packb(expected.canonical())).digest()[:16]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
