@@ -156,11 +156,10 @@ class GameState:
                 self.setup.packed,
                 _FIXARRAY[len(sheets)],
                 *[sheet.packed for sheet in sheets])))
-        dice, gave_up = self.dice, self.gave_up
         h = head.copy()
-        h.update(_pack([self.active, self.turn, self.rolls,
-                        list(dice) if dice is not None else None,
-                        [list(g) for g in gave_up] if gave_up else [],
+        # (msgpack packs a tuple as the array its list would be: the dice and gave_up
+        # need no copy as lists)
+        h.update(_pack([self.active, self.turn, self.rolls, self.dice, self.gave_up,
                         self.seq])[1:])  # without its fixarray byte
         return h.digest()[:16]
 

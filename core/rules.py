@@ -11,7 +11,7 @@ agree on every point.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Sequence
 
 import msgpack
@@ -167,6 +167,11 @@ def check_box(box: str, ruleset: Ruleset | None = None) -> str:
 
 def face_counts(dice: Sequence[int]) -> tuple[int, ...]:
     """Counts of faces 1..6."""
+    return _face_counts(dice if type(dice) is tuple else tuple(dice))
+
+
+@lru_cache(maxsize=8192)   # every roll there is (6**5 = 7776): a write asks up to three times
+def _face_counts(dice: tuple[int, ...]) -> tuple[int, ...]:
     counts = [0] * 6
     for d in dice:
         counts[d - 1] += 1
@@ -226,6 +231,19 @@ def _joker_lower_score(box: str, dice: Sequence[int], ruleset: Ruleset | None = 
     return box_score(rule, dice)
 
 
+class _Packed:
+    """``Sheet.packed``: made at its first read and kept in the sheet's own attributes.
+    (``functools.cached_property`` does the same, but on Python 3.11 it takes a lock at
+    every first read, and the relay makes a new sheet every turn.)"""
+
+    def __get__(self, sheet: Sheet | None, owner: type | None = None) -> bytes:
+        if sheet is None:
+            raise AttributeError("packed is read from a sheet")
+        packed: bytes = _pack([list(sheet.scores), sheet.extra_bonus])
+        sheet.__dict__["packed"] = packed     # read from there from now on
+        return packed
+
+
 @dataclass(frozen=True)
 class Sheet:
     """One player's score sheet: box scores in its layout's order, ``None`` = free.
@@ -278,10 +296,8 @@ class Sheet:
     def to_list(self) -> list[object]:
         return [list(self.scores), self.extra_bonus]
 
-    @cached_property
-    def packed(self) -> bytes:
-        """msgpack of ``to_list()``, cached: a sheet changes once a turn, states hash every move."""
-        return _pack([list(self.scores), self.extra_bonus])
+    # msgpack of ``to_list()``, kept: a sheet changes once a turn, states hash every move
+    packed = _Packed()
 
 
 def is_joker(ruleset: Ruleset, sheet: Sheet, dice: Sequence[int]) -> bool:
