@@ -1,19 +1,21 @@
-"""The relay's event-loop CPU per move, in process: real ``Relay``, ``Conn`` and ``Table``
+"""The relay's event-loop work per move, in process: real ``Relay``, ``Conn`` and ``Table``
 objects driven through the same path as a socket's bytes (``Conn.data_received`` ->
 dispatch -> handler -> table -> match -> log -> batch signature -> broadcast -> flush),
 with transports that take the bytes and send nothing.
 
-It is the deterministic half of ``bench/relay_load.py``: no sockets, no client processes,
-no other load on the machine in the figure.  Every loop pass, one intent from each of
---tables tables arrives (as the load benchmark's saturated tables send them), then the
-loop runs its flush; CPU time is the process's own (``time.process_time``).  As a
-baseline measured in the same run it prints core's bare fold of the same moves
-(``apply_legal`` and a state hash per move, what any follower of a table pays) and the
-ratio of the relay's cost to it.  The running games' journals are left out unless
+The in-process half of ``bench/relay_load.py``: no sockets, no client processes.  Every
+loop pass, one intent from each of --tables tables arrives (as the load benchmark's
+saturated tables send them), then the loop runs its flush.  It prints the CPU time per
+move (``time.process_time``, best of --repeats; on a shared machine still noisy) and,
+as a baseline measured in the same run, core's bare fold of the same moves
+(``apply_legal`` and a state hash per move, what any follower of a table pays) with the
+ratio of the two.  ``--opcodes`` counts instead the Python bytecodes the relay runs per
+move, by file: the same on any machine, whatever else runs on it (the C work, hashing,
+signing and msgpack, is not in it).  The running games' journals are left out unless
 --journal is given (their cost is the disk's, measured by relay_load.py).
 
     python bench/relay_moves.py [--tables 200] [--moves 40000] [--repeats 3] [--journal]
-                                [--profile N]
+                                [--profile N | --opcodes]
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ import pstats
 import sys
 import tempfile
 import time
+from collections import Counter
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -122,10 +126,12 @@ def intent(conns: list) -> tuple[object, dict] | None:
     return conn, {"type": "write", "seq": st.seq, "box": allowed(st)[0]}
 
 
-async def drive(relay: Relay, tables: int, moves: int) -> tuple[float, int, list]:
+async def drive(relay: Relay, tables: int, moves: int,
+                tracer: Any = None) -> tuple[float, int, list]:
     """CPU seconds the relay spent on ``moves`` moves, the moves made, and every finished
-    game's moves.  Only the relay's part of each pass is timed: the bench's clients (the
-    next intent of each table, its frame, a new game for a finished one) are not."""
+    game's moves.  Only the relay's part of each pass is timed (and traced, with
+    ``tracer``): the bench's clients (the next intent of each table, its frame, a new game
+    for a finished one) are not."""
     games = await open_tables(relay, tables)
     done_moves = []
     made = 0
@@ -142,9 +148,11 @@ async def drive(relay: Relay, tables: int, moves: int) -> tuple[float, int, list
                 nxt = intent(conns)
             frames.append((nxt[0], encode_frame(nxt[1])))
         t0 = clock()
+        sys.settrace(tracer)
         for conn, frame in frames:
             conn.data_received(frame)
         await asyncio.sleep(0)     # the pass ends: the batch is signed, the frames flushed
+        sys.settrace(None)
         cpu += clock() - t0
         made += len(frames)
     seqs = sum(conns[0].slot.table.match.state.seq for conns in games)
@@ -167,13 +175,47 @@ def baseline(games: list) -> tuple[float, int]:
     return time.process_time() - t0, n
 
 
+class Opcodes:
+    """A trace function counting the bytecodes run, by file (the drive loop's own left out)."""
+
+    def __init__(self) -> None:
+        self.by_file: Counter[str] = Counter()
+        self.skip = drive.__code__
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code is self.skip:
+            return None
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            self.by_file[os.path.basename(frame.f_code.co_filename)] += 1
+        return self
+
+
+async def count_opcodes(tables: int, moves: int, journal: bool) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        relay = bench_relay(d, journal)
+        ops = Opcodes()
+        _, made, _ = await drive(relay, tables, moves, ops)
+        await relay.close()
+    total = sum(ops.by_file.values())
+    print(f"relay moves in process: {tables} tables, {made} moves, journal "
+          f"{'on' if journal else 'off'}")
+    print(f"  relay   {total / made:6.0f} Python bytecodes/move")
+    print("    " + ", ".join(f"{f} {n / made:.0f}" for f, n in ops.by_file.most_common(12)))
+
+
+def bench_relay(folder: str, journal: bool) -> Relay:
+    limits = Limits(rate=1e9, burst=1e9, conns_per_address=10 ** 6,
+                    lobbies_per_address=10 ** 6, lobbies=10 ** 6)
+    relay = Relay(folder, limits=limits)
+    if not journal:
+        relay.journals.opened = lambda table: None   # type: ignore[method-assign]
+    return relay
+
+
 async def one_run(tables: int, moves: int, journal: bool, profile: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as d:
-        limits = Limits(rate=1e9, burst=1e9, conns_per_address=10 ** 6,
-                        lobbies_per_address=10 ** 6, lobbies=10 ** 6)
-        relay = Relay(d, limits=limits)
-        if not journal:
-            relay.journals.opened = lambda table: None   # type: ignore[method-assign]
+        relay = bench_relay(d, journal)
         if profile:
             prof = cProfile.Profile()
             prof.enable()
@@ -193,7 +235,12 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--journal", action="store_true", help="journal the games too")
     ap.add_argument("--profile", type=int, default=0, help="cProfile one run, top N")
+    ap.add_argument("--opcodes", action="store_true",
+                    help="count the Python bytecodes per move (of at most 4,000 moves)")
     args = ap.parse_args()
+    if args.opcodes:
+        asyncio.run(count_opcodes(args.tables, min(args.moves, 4000), args.journal))
+        return
     if args.profile:
         args.repeats = 1
     runs = [asyncio.run(one_run(args.tables, args.moves, args.journal, args.profile))
