@@ -317,11 +317,12 @@ def _dice_refusal(state: GameState, move: Mapping[str, Any]) -> Refusal | None:
 
 
 def _bools(values: Iterable[object]) -> bool:
-    """Every value is a bool (True or False themselves, not 0 or 1)."""
-    for v in values:
-        if v is not True and v is not False:
-            return False
-    return True
+    """Every value is a bool (True or False themselves, not 0 or 1: bool has no
+    subclasses, so its type says it)."""
+    return _BOOL.issuperset(map(type, values))
+
+
+_BOOL = frozenset((bool,))
 
 
 def _faces(values: Iterable[object]) -> bool:

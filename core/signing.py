@@ -111,16 +111,10 @@ def merkle(leaves: Sequence[bytes]) -> tuple[bytes, list[list[bytes]]]:
             up.append(level[-1])
         levels.append(up)
         level = up
-    below = levels[:-1]
-    paths = []
-    for leaf in range(len(leaves)):
-        path = []
-        for lv in below:
-            sibling = leaf ^ 1
-            if sibling < len(lv):
-                path.append(lv[sibling])
-            leaf >>= 1
-        paths.append(path)
+    # on level k a leaf's node is ``leaf >> k``, its sibling that index ^ 1
+    below = list(enumerate(levels[:-1]))
+    paths = [[lv[(leaf >> k) ^ 1] for k, lv in below if (leaf >> k) ^ 1 < len(lv)]
+             for leaf in range(len(leaves))]
     return level[0], paths
 
 

@@ -64,8 +64,8 @@ def send_to(conns: Iterable[Conn], frame: bytes) -> None:
         if not out:
             pending.append(c)
         out.append(frame)
-        c.out_size += size
-        if c.out_size > c.queue_limit:
+        queued = c.out_size = c.out_size + size
+        if queued > c.queue_limit:
             c.close("send queue full", abort=True)
 
 
@@ -170,7 +170,7 @@ class Conn(asyncio.Protocol):
         out, transport = self.out, self.transport
         if not out or self.closed or transport is None:
             return
-        transport.write(out[0] if len(out) == 1 else b"".join(out))
+        transport.write(b"".join(out))    # (one frame: joined, it is that frame itself)
         out.clear()
         self.out_size = 0
         # The transport tells (pause_writing) once its buffer passes half the queue's
