@@ -63,8 +63,10 @@ class HostedRelay:
         # The relay's errors go to a file, not a pipe: a pipe nobody drains could
         # block a long-running relay that logs warnings.
         self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        # --data-any: a second relay on this machine (another window's, or one run by hand)
+        # holds the data folder; this one takes a folder of its own beside it
         args = [sys.executable, "-m", "bonanza.relay", "--host", host, "--port", str(port),
-                "--bot-delay", str(bot_delay), "--idle-exit", str(idle_exit)]
+                "--bot-delay", str(bot_delay), "--idle-exit", str(idle_exit), "--data-any"]
         speed = os.environ.get(CLOCK_SPEED_ENV, "").strip()
         if speed:
             args += ["--clock-speed", speed]

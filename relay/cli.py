@@ -12,6 +12,7 @@ import sys
 from bonanza.core.settings import DEFAULT_PORT, DISCOVERY_BROADCAST, DISCOVERY_PORT, SettingError, discovery_target
 
 from .clock import ScaledClock
+from .folder_lock import FolderBusy
 from .keys import KeyFileError
 from .limits import Limits
 from .server import Relay
@@ -27,6 +28,9 @@ def default_data_dir() -> str:
         return os.path.join(os.environ["BONANZA_DATA_DIR"], "relay")
     import platformdirs
     return os.path.join(platformdirs.user_data_dir("bonanza", appauthor=False), "relay")
+
+
+DATA_ANY = 9      # folders --data-any tries: <data>, <data>-2 ... <data>-9
 
 
 def _port(text: str) -> int:
@@ -59,19 +63,28 @@ async def _serve(args: argparse.Namespace) -> None:
     if args.max_lobbies_per_address:
         limits.lobbies_per_address = args.max_lobbies_per_address
         limits.lobbies = max(limits.lobbies, args.max_lobbies_per_address)
-    data = args.data or default_data_dir()
-    try:
-        clock = ScaledClock(args.clock_speed) if args.clock_speed else None
-        relay = Relay(data, clock=clock, bot_delay=args.bot_delay, limits=limits,
-                      idle_exit=args.idle_exit,
-                      daily_per_address=not args.daily_any_address,
-                      discovery=(args.discovery_host, args.discovery_port)
-                      if args.discovery_port else None, name=args.name)
-    except KeyFileError as e:
-        raise StartupError(f"{e} (or choose another folder with --data)") from None
-    except (OSError, sqlite3.Error) as e:
-        raise StartupError(f"cannot use the data folder {data}: {getattr(e, 'strerror', None) or e}"
-                           " (choose another with --data)") from None
+    first = args.data or default_data_dir()
+    # --data-any (a window's hosted relay): the first of <data>, <data>-2, ... that no other
+    # relay holds, so a second relay on one machine gets a folder (and a journal) of its own
+    folders = [first] + ([f"{first}-{n}" for n in range(2, DATA_ANY + 1)] if args.data_any else [])
+    for data in folders:
+        try:
+            clock = ScaledClock(args.clock_speed) if args.clock_speed else None
+            relay = Relay(data, clock=clock, bot_delay=args.bot_delay, limits=limits,
+                          idle_exit=args.idle_exit,
+                          daily_per_address=not args.daily_any_address,
+                          discovery=(args.discovery_host, args.discovery_port)
+                          if args.discovery_port else None, name=args.name)
+            break
+        except KeyFileError as e:
+            raise StartupError(f"{e} (or choose another folder with --data)") from None
+        except FolderBusy as e:
+            if data == folders[-1]:
+                raise StartupError(str(e)) from None
+        except (OSError, sqlite3.Error) as e:
+            raise StartupError(f"cannot use the data folder {data}: "
+                               f"{getattr(e, 'strerror', None) or e} (choose another with --data)"
+                               ) from None
     try:
         port = await relay.start(args.host, args.port)
     except OSError as e:
@@ -108,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=_port, default=DEFAULT_PORT,
                    help=f"TCP port, 0 for any free one (default {DEFAULT_PORT})")
     p.add_argument("--data", default=None, help="folder for finished logs and the daily database")
+    p.add_argument("--data-any", action="store_true",
+                   help="when another relay holds the data folder, use the first of "
+                        "FOLDER-2, FOLDER-3, ... that none holds")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a bot waits before each action (default 0.6)")
     p.add_argument("--max-rate", type=float, default=None,

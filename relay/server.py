@@ -27,6 +27,7 @@ from typing import Any, Callable, Coroutine
 
 from bonanza.core.signing import BatchSigner
 
+from . import folder_lock
 from .auto import Auto
 from .caps import Buckets, Coalesced, RunningPerAddress
 from .clock import RealClock
@@ -71,6 +72,18 @@ class Relay:
                  daily_per_address: bool = True, discovery: tuple[str, int] | None = None,
                  name: str | None = None):
         self.data_dir = Path(data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock: int | None = folder_lock.hold(self.data_dir)   # one relay per folder
+        try:
+            self._open(clock, bot_delay, limits, auto, idle_exit, daily_per_address, discovery,
+                       name)
+        except BaseException:
+            self._release()
+            raise
+
+    def _open(self, clock: Clock | None, bot_delay: float, limits: Limits | None,
+              auto: Auto | None, idle_exit: float | None, daily_per_address: bool,
+              discovery: tuple[str, int] | None, name: str | None) -> None:
         self.clock: Clock = clock or RealClock()
         self.logs = LogFolder(self.data_dir / "logs", self.clock)
         self.logs_dir = self.logs.folder
@@ -178,6 +191,12 @@ class Relay:
         await asyncio.sleep(0)
         self.daily.close()
         self.ranked.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            folder_lock.release(self._lock)
+            self._lock = None
 
     def _disk_error(self, err: OSError | None) -> None:
         """The journals' disk failed (``err``) or works again (None): one line for the
