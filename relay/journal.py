@@ -244,25 +244,14 @@ class Journals:
 
     # ------------------------------------------------------------ segments
     def _segment_path(self, n: int, suffix: str = WAL) -> Path:
-        return self.folder / f"{n:08d}{suffix}"
-
-    def _make_segment(self, n: int) -> tuple[int, int]:
-        """A new segment's two files (the folder is synced by the caller)."""
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
-        fd = os.open(self._segment_path(n), flags, 0o600)
-        try:
-            sfd = os.open(self._segment_path(n, SECRETS), flags, 0o600)
-        except OSError:
-            os.close(fd)
-            raise
-        return fd, sfd
+        return _segment_file(self.folder, n, suffix)
 
     def begin(self) -> None:
         """Open this run's first segment (after ``found``): a fresh one, never one a
         crash may have torn."""
         self.segment += 1
         try:
-            self.fd, self.secrets_fd = self._make_segment(self.segment)
+            self.fd, self.secrets_fd = _make_segment(self.folder, self.segment)
             _fsync_path(self.folder, os.O_DIRECTORY)     # the names survive a power cut
             self.folder_syncs += 1
         except OSError as e:   # no segment yet: entries wait in memory, retried at commits
@@ -581,6 +570,22 @@ class Journals:
             self._dirty()
 
 
+def _segment_file(folder: Path, n: int, suffix: str = WAL) -> Path:
+    return folder / f"{n:08d}{suffix}"
+
+
+def _make_segment(folder: Path, n: int) -> tuple[int, int]:
+    """Segment ``n``'s two files, made (the folder is synced by the caller)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
+    fd = os.open(_segment_file(folder, n), flags, 0o600)
+    try:
+        sfd = os.open(_segment_file(folder, n, SECRETS), flags, 0o600)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd, sfd
+
+
 def _segment_no(path: Path) -> int | None:
     m = _SEGMENT.match(path.name)
     return int(m.group(1)) if m else None
@@ -677,16 +682,8 @@ class _Commit:
                 self.undeleted = self.deletable[i:]
                 break
         if self.next_segment is not None and self.error is None:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
             try:
-                fd = os.open(self.journal_folder / f"{self.next_segment:08d}{WAL}", flags, 0o600)
-                try:
-                    sfd = os.open(self.journal_folder / f"{self.next_segment:08d}{SECRETS}",
-                                  flags, 0o600)
-                except OSError:
-                    os.close(fd)
-                    raise
-                self.made = (fd, sfd)
+                self.made = _make_segment(self.journal_folder, self.next_segment)
                 changed = True
             except OSError as e:
                 self.error = e
