@@ -67,9 +67,9 @@ async def _serve(args: argparse.Namespace) -> None:
     # --data-any (a window's hosted relay): the first of <data>, <data>-2, ... that no other
     # relay holds, so a second relay on one machine gets a folder (and a journal) of its own
     folders = [first] + ([f"{first}-{n}" for n in range(2, DATA_ANY + 1)] if args.data_any else [])
+    clock = ScaledClock(args.clock_speed) if args.clock_speed else None
     for data in folders:
         try:
-            clock = ScaledClock(args.clock_speed) if args.clock_speed else None
             relay = Relay(data, clock=clock, bot_delay=args.bot_delay, limits=limits,
                           idle_exit=args.idle_exit,
                           daily_per_address=not args.daily_any_address,

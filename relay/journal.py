@@ -237,10 +237,10 @@ class Journals:
         self._logs: list[str] = []    # finished logs to make durable at the next commit
         self._timer: asyncio.TimerHandle | None = None
         self._inflight: asyncio.Future | None = None   # the group commit's worker, if running
-        self.closed: list[int] = []   # this run's earlier segments, not deleted yet
+        self.earlier: list[int] = []  # this run's earlier segments, not deleted yet
         self._spare: tuple[int, int] | None = None   # the next segment, made, not yet used
         self._closing: list[int] = []     # descriptors of segments no longer written
-        self._closed = False
+        self._stopped = False
 
     # ------------------------------------------------------------ segments
     def _segment_path(self, n: int, suffix: str = WAL) -> Path:
@@ -264,7 +264,7 @@ class Journals:
         fds, self._spare = self._spare, None
         assert fds is not None
         if self.fd is not None:
-            self.closed.append(self.segment)
+            self.earlier.append(self.segment)
         for fd in (self.fd, self.secrets_fd):
             if fd is not None:
                 self._closing.append(fd)
@@ -279,9 +279,9 @@ class Journals:
         """Old files no running game needs (oldest first): every file of an earlier run
         (what they held was written again, or is finished, at the start) and this run's
         segments older than the oldest a running game has entries in."""
-        need = min((j.first for j in self.open.values()), default=self.segment)
-        gone = [n for n in self.closed if n < need]
-        self.closed = [n for n in self.closed if n >= need]
+        need = self._oldest_needed()
+        gone = [n for n in self.earlier if n < need]
+        self.earlier = [n for n in self.earlier if n >= need]
         paths, self.old = self.old, []
         for n in gone:
             paths += [self._segment_path(n), self._segment_path(n, SECRETS)]
@@ -299,11 +299,17 @@ class Journals:
               records: Callable[[], Sequence[bytes]]) -> Journal:
         """A game's journal from its table entry, its secrets and (for a snapshot) a way
         to read its records' logged bytes so far."""
+        j = self._register(code, table, secret, records)
+        self.append_secret(pack(j.secret))
+        self.append(pack(j.table))
+        return j
+
+    def _register(self, code: str, table: dict, secret: dict,
+                  records: Callable[[], Sequence[bytes]]) -> Journal:
+        """A new game number, and the game among those that still need the log."""
         game = self.next_game
         self.next_game += 1
         j = self.open[game] = Journal(self, game, code, table, secret, records)
-        self.append_secret(pack(j.secret))
-        self.append(pack(j.table))
         return j
 
     def append(self, body: bytes) -> None:
@@ -317,23 +323,25 @@ class Journals:
     def write_out(self) -> bool:
         """Hand what waits to the operating system (the relay calls it before it sends
         anything); False when the disk refused (it waits, in order, for the next try)."""
-        for name in ("secrets_buf", "buf"):     # a game's secrets before its entries
-            buf: bytearray = getattr(self, name)
-            fd = self.secrets_fd if name == "secrets_buf" else self.fd
-            while buf:
-                if fd is None:
-                    return False
-                try:
-                    n = os.write(fd, buf)
-                except OSError as e:
-                    self.failed(e)
-                    return False
-                if name == "buf":
-                    self.size += n
-                if n == len(buf):
-                    buf.clear()
-                else:
-                    del buf[:n]
+        waiting = len(self.buf)
+        # a game's secrets before its entries
+        ok = self._write(self.secrets_fd, self.secrets_buf) and self._write(self.fd, self.buf)
+        self.size += waiting - len(self.buf)
+        return ok
+
+    def _write(self, fd: int | None, buf: bytearray) -> bool:
+        while buf:
+            if fd is None:
+                return False
+            try:
+                n = os.write(fd, buf)
+            except OSError as e:
+                self.failed(e)
+                return False
+            if n == len(buf):
+                buf.clear()
+            else:
+                del buf[:n]
         return True
 
     def when_durable(self, then: Callable[[], None]) -> None:
@@ -401,7 +409,7 @@ class Journals:
 
     def _committed(self, job: "_Commit", waiters: list[Callable[[], None]]) -> None:
         self._inflight = None
-        if self._closed:       # the relay stopped meanwhile (after quiesce gave up)
+        if self._stopped:      # the relay stopped meanwhile (after quiesce gave up)
             for fd in job.made or ():
                 os.close(fd)
             return
@@ -417,7 +425,7 @@ class Journals:
             self._logs += [p.name for p in job.files]
             self.failed(job.error)
         else:
-            self.folder_syncs += len(job.folders) + job.deleted
+            self.folder_syncs += len(job.folders) + job.folder_synced
             self.recovered()
         if job.made is not None:
             self._spare = job.made
@@ -430,8 +438,11 @@ class Journals:
             self._timer = asyncio.get_running_loop().call_later(COMMIT_EVERY, self._commit)
 
     def _deletable_soon(self) -> bool:
-        need = min((j.first for j in self.open.values()), default=self.segment)
-        return bool(self.closed) and self.closed[0] < need
+        return bool(self.earlier) and self.earlier[0] < self._oldest_needed()
+
+    def _oldest_needed(self) -> int:
+        """The oldest segment a running game has entries in (the current one if none)."""
+        return min((j.first for j in self.open.values()), default=self.segment)
 
     def commit_now(self) -> None:
         """Make everything durable now, on this thread (no event loop; the relay stopping)."""
@@ -460,7 +471,7 @@ class Journals:
 
     def close_all(self) -> None:
         self.flush()
-        self._closed = True
+        self._stopped = True
         for fd in (self.fd, self.secrets_fd, *self._closing, *(self._spare or ())):
             if fd is not None:
                 os.close(fd)
@@ -555,12 +566,8 @@ class Journals:
 
     def adopt(self, table: Table, f: Found) -> None:
         """A restored table goes on in this run's segment, written there whole."""
-        game = self.next_game
-        self.next_game += 1
-        t = {k: v for k, v in f.table.items() if k != "game"}
-        j = Journal(self, game, table.code, t, f.secret or {},
-                    lambda: table.started_match.log.encoded)
-        self.open[game] = j
+        j = self._register(table.code, {k: v for k, v in f.table.items() if k != "game"},
+                           f.secret or {}, lambda: table.started_match.log.encoded)
         table.journal = j
         j.write_whole()
 
@@ -649,7 +656,7 @@ class _Commit:
         self.next_segment = next_segment
         self.closing = closing
         self.made: tuple[int, int] | None = None
-        self.deleted = False              # the journal folder changed, and was synced
+        self.folder_synced = False        # files were made or deleted, and the folder synced
         self.undeleted: list[Path] = []
         self.error: OSError | None = None
 
@@ -690,7 +697,7 @@ class _Commit:
         if changed:
             try:
                 _fsync_path(self.journal_folder, os.O_DIRECTORY)
-                self.deleted = True
+                self.folder_synced = True
             except OSError as e:
                 self.error = self.error or e
 

@@ -297,8 +297,8 @@ class Relay:
         self.signer.seal()
 
     def write_journal(self) -> None:
-        self.signer.seal()
-        self.journals.write_out()
+        self.signer.seal()             # the moves made join what is sent next
+        self.journals.write_out()      # journaled (handed to the system) before anyone sees them
 
     def _seal_soon(self) -> None:
         """A batch of records opened: it is signed (and its moves sent) once this pass of
@@ -314,8 +314,7 @@ class Relay:
         loop.call_soon(self._flush)
 
     def _flush(self) -> None:
-        self.signer.seal()             # its moves join this flush
-        self.journals.write_out()      # journaled (handed to the system) before anyone sees them
+        self.write_journal()
         self._flushing = False
         conns, self._to_flush = self._to_flush, []
         for c in conns:
