@@ -105,8 +105,7 @@ def merkle(leaves: Sequence[bytes]) -> tuple[bytes, list[list[bytes]]]:
     level = list(leaves)
     levels = [level]
     while len(level) > 1:
-        up = [_sha256(b"\x01" + level[i] + level[i + 1]).digest()    # node_hash
-              for i in range(0, len(level) - 1, 2)]
+        up = [node_hash(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
         if len(level) & 1:
             up.append(level[-1])
         levels.append(up)
@@ -116,9 +115,6 @@ def merkle(leaves: Sequence[bytes]) -> tuple[bytes, list[list[bytes]]]:
     paths = [[lv[(leaf >> k) ^ 1] for k, lv in below if (leaf >> k) ^ 1 < len(lv)]
              for leaf in range(len(leaves))]
     return level[0], paths
-
-
-_sha256 = hashlib.sha256
 
 
 def batch_root(chain: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes | None:
@@ -207,7 +203,7 @@ class BatchSigner(Signer):
             chain, sealed = waiting[0]
             sealed(self.sign_record(chain), None)
             return
-        root, paths = merkle([_sha256(b"\x00" + chain).digest() for chain, _ in waiting])  # leaf_hash
+        root, paths = merkle([leaf_hash(chain) for chain, _ in waiting])
         sig = self.sign(batch_message(n, root))
         for i, (_, sealed) in enumerate(waiting):
             sealed(sig, [i, n, paths[i]])
